@@ -1,0 +1,272 @@
+import { z } from 'zod';
+import { TokenUsageSchema } from './usage.js';
+
+/**
+ * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
+ * tests) consumes them. Names are `noun.verb`; text streams use start/delta/end triplets.
+ * The log writer stores them as-is in `coordination_events.json`, so a run can be replayed.
+ */
+
+const base = {
+  runId: z.string(),
+  /** Monotonic per run, starting at 0. */
+  seq: z.number().int().nonnegative(),
+  /** Milliseconds since the epoch. */
+  ts: z.number(),
+};
+const agentBase = { ...base, agentId: z.string() };
+
+export const PhaseSchema = z.enum(['coordination', 'presentation']);
+export type Phase = z.infer<typeof PhaseSchema>;
+
+export const ErrorInfoSchema = z.object({ code: z.string(), message: z.string() });
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const AgentInfoSchema = z.object({
+  agentId: z.string(),
+  anonymousId: z.string(),
+  backendType: z.string(),
+  model: z.string(),
+});
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+export const TurnOutcomeSchema = z.enum(['answered', 'voted', 'failed', 'aborted']);
+export type TurnOutcome = z.infer<typeof TurnOutcomeSchema>;
+
+export const CoordinationEndReasonSchema = z.enum([
+  'consensus',
+  'single_agent',
+  'timeout',
+  'budget',
+  'all_agents_failed',
+  'cancelled',
+]);
+export type CoordinationEndReason = z.infer<typeof CoordinationEndReasonSchema>;
+
+export const RunStatusSchema = z.enum(['completed', 'failed', 'timeout', 'cancelled']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const RunStartedSchema = z.object({
+  ...base,
+  type: z.literal('run.started'),
+  question: z.string(),
+  agents: z.array(AgentInfoSchema),
+  /** The coordination settings in force (no secrets). */
+  settings: z.record(z.string(), z.unknown()),
+});
+
+export const TurnStartedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.turn.started'),
+  turn: z.number().int().positive(),
+  /** Labels of the answers in the agent's view, e.g. `agent2.1`. */
+  visibleAnswers: z.array(z.string()),
+});
+
+export const StepStartedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.step.started'),
+  phase: PhaseSchema,
+  step: z.number().int().positive(),
+});
+
+const textKind = z.enum(['text', 'reasoning']);
+export const TextStartSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.text.start'),
+  phase: PhaseSchema,
+  kind: textKind,
+});
+export const TextDeltaSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.text.delta'),
+  phase: PhaseSchema,
+  kind: textKind,
+  text: z.string(),
+});
+export const TextEndSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.text.end'),
+  phase: PhaseSchema,
+  kind: textKind,
+});
+
+export const StepFinishedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.step.finished'),
+  phase: PhaseSchema,
+  step: z.number().int().positive(),
+  finishReason: z.string(),
+  usage: TokenUsageSchema,
+});
+
+export const StepRetryingSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.step.retrying'),
+  phase: PhaseSchema,
+  attempt: z.number().int().positive(),
+  delayMs: z.number().nonnegative(),
+  error: ErrorInfoSchema,
+});
+
+export const ToolCallStartedSchema = z.object({
+  ...agentBase,
+  type: z.literal('tool.call.started'),
+  phase: PhaseSchema,
+  callId: z.string(),
+  toolName: z.string(),
+  arguments: z.unknown(),
+});
+
+export const ToolCallFinishedSchema = z.object({
+  ...agentBase,
+  type: z.literal('tool.call.finished'),
+  phase: PhaseSchema,
+  callId: z.string(),
+  toolName: z.string(),
+  result: z.string(),
+  isError: z.boolean(),
+  durationMs: z.number().nonnegative(),
+});
+
+export const WorkflowRejectedSchema = z.object({
+  ...agentBase,
+  type: z.literal('workflow.rejected'),
+  /** The workflow tool that was refused, or null when the model called none. */
+  toolName: z.enum(['new_answer', 'vote']).nullable(),
+  reason: z.string(),
+  retriesLeft: z.number().int().nonnegative(),
+});
+
+export const AnswerSubmittedSchema = z.object({
+  ...agentBase,
+  type: z.literal('answer.submitted'),
+  anonymousId: z.string(),
+  /** `agent{N}.{k}` */
+  label: z.string(),
+  content: z.string(),
+});
+
+export const VotesResetSchema = z.object({
+  ...base,
+  type: z.literal('votes.reset'),
+  /** The answer label that invalidated the votes. */
+  causedBy: z.string(),
+  clearedVoters: z.array(z.string()),
+});
+
+export const VoteCastSchema = z.object({
+  ...agentBase,
+  type: z.literal('vote.cast'),
+  targetAgentId: z.string(),
+  targetAnonymousId: z.string(),
+  targetLabel: z.string(),
+  reason: z.string(),
+  /** False when the voter's view was stale: it is sent the update instead. */
+  counted: z.boolean(),
+});
+
+export const UpdateInjectedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.update.injected'),
+  /** Labels of the answers that are new or changed since the agent last looked. */
+  labels: z.array(z.string()),
+});
+
+export const TurnRestartedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.turn.restarted'),
+  reason: z.string(),
+});
+
+export const TurnFinishedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.turn.finished'),
+  turn: z.number().int().positive(),
+  outcome: TurnOutcomeSchema,
+  durationMs: z.number().nonnegative(),
+  error: ErrorInfoSchema.optional(),
+  consecutiveFailures: z.number().int().nonnegative(),
+});
+
+export const AgentDroppedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.dropped'),
+  reason: z.string(),
+});
+
+export const CoordinationFinishedSchema = z.object({
+  ...base,
+  type: z.literal('coordination.finished'),
+  reason: CoordinationEndReasonSchema,
+  winnerId: z.string().nullable(),
+  winnerLabel: z.string().nullable(),
+  /** Counted votes per agent id (only agents with at least one vote). */
+  tallies: z.record(z.string(), z.number()),
+});
+
+export const PresentationStartedSchema = z.object({
+  ...agentBase,
+  type: z.literal('presentation.started'),
+  mode: z.enum(['present', 'verbatim']),
+});
+
+export const PresentationFinishedSchema = z.object({
+  ...agentBase,
+  type: z.literal('presentation.finished'),
+  label: z.string(),
+  content: z.string(),
+  /** True when the stored answer was used because the presentation failed or was empty. */
+  fallback: z.boolean(),
+  error: ErrorInfoSchema.optional(),
+});
+
+export const RunFinishedSchema = z.object({
+  ...base,
+  type: z.literal('run.finished'),
+  status: RunStatusSchema,
+  exitCode: z.number().int(),
+  winnerId: z.string().nullable(),
+  finalAnswer: z.string().nullable(),
+  durationMs: z.number().nonnegative(),
+  usage: z.record(z.string(), TokenUsageSchema),
+  error: ErrorInfoSchema.optional(),
+});
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  RunStartedSchema,
+  TurnStartedSchema,
+  StepStartedSchema,
+  TextStartSchema,
+  TextDeltaSchema,
+  TextEndSchema,
+  StepFinishedSchema,
+  StepRetryingSchema,
+  ToolCallStartedSchema,
+  ToolCallFinishedSchema,
+  WorkflowRejectedSchema,
+  AnswerSubmittedSchema,
+  VotesResetSchema,
+  VoteCastSchema,
+  UpdateInjectedSchema,
+  TurnRestartedSchema,
+  TurnFinishedSchema,
+  AgentDroppedSchema,
+  CoordinationFinishedSchema,
+  PresentationStartedSchema,
+  PresentationFinishedSchema,
+  RunFinishedSchema,
+]);
+
+/** Every event a run emits. Discriminate on `type`. */
+export type RunEvent = z.infer<typeof RunEventSchema>;
+export type RunEventType = RunEvent['type'];
+/** The event of one `type`. */
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** What an emitter supplies; the orchestrator stamps `runId`, `seq` and `ts`. */
+export type RunEventInput = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'runId' | 'seq' | 'ts'>
+    : never
+  : never;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** A JSON Schema object describing tool arguments (draft-07 subset that every provider accepts). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** A tool call the model asked for. `arguments` is the parsed JSON (or the raw string if it did not parse). */
+export const ToolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.unknown(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** Provider-neutral chat history. Backends translate it to their wire format. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+
+/** A tool offered to the model. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}

@@ -1,0 +1,18 @@
+import type { ErrorInfo, RunStatus } from './events.js';
+import type { TokenUsage } from './usage.js';
+
+/** What a finished run returns to library callers and front ends. */
+export interface RunResult {
+  runId: string;
+  question: string;
+  status: RunStatus;
+  exitCode: number;
+  /** Real config id of the winning agent, or null when no answer exists. */
+  winnerId: string | null;
+  finalAnswer: string | null;
+  durationMs: number;
+  usage: Record<string, TokenUsage>;
+  /** Absolute path of this run's log folder, when logging was on. */
+  logDir: string | null;
+  error?: ErrorInfo;
+}

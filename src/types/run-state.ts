@@ -1,0 +1,254 @@
+import type { CoordinationEndReason, ErrorInfo, RunEvent, RunStatus } from './events.js';
+import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
+
+/**
+ * The canonical projection of a run's event stream: a pure reducer that every view shares
+ * (`status.json`, the terminal UI, the web UI), so they all show the same truth.
+ */
+
+export type AgentStatus =
+  | 'waiting'
+  | 'thinking'
+  | 'answered'
+  | 'voted'
+  | 'failed'
+  | 'dropped'
+  | 'presenting'
+  | 'done';
+
+export interface AgentVoteState {
+  targetAgentId: string;
+  targetAnonymousId: string;
+  targetLabel: string;
+  reason: string;
+}
+
+export interface AgentState {
+  agentId: string;
+  anonymousId: string;
+  backendType: string;
+  model: string;
+  status: AgentStatus;
+  turns: number;
+  answerCount: number;
+  latestLabel: string | null;
+  /** The counted vote this agent currently holds. */
+  vote: AgentVoteState | null;
+  consecutiveFailures: number;
+  totalFailures: number;
+  droppedReason: string | null;
+  lastError: ErrorInfo | null;
+  usage: TokenUsage;
+  toolCalls: number;
+  restarts: number;
+  updatesReceived: number;
+}
+
+export interface AnswerRecord {
+  agentId: string;
+  anonymousId: string;
+  label: string;
+  content: string;
+  ts: number;
+}
+
+export interface VoteRecord {
+  voterId: string;
+  targetAgentId: string;
+  targetAnonymousId: string;
+  targetLabel: string;
+  reason: string;
+  counted: boolean;
+  ts: number;
+}
+
+export type RunPhase = 'starting' | 'coordinating' | 'presenting' | 'finished';
+
+export interface RunState {
+  runId: string | null;
+  question: string;
+  phase: RunPhase;
+  startedAt: number | null;
+  finishedAt: number | null;
+  agents: AgentState[];
+  answers: AnswerRecord[];
+  votes: VoteRecord[];
+  coordinationEnd: CoordinationEndReason | null;
+  winnerId: string | null;
+  winnerLabel: string | null;
+  /** Counted votes per agent id at the end of coordination. */
+  tallies: Record<string, number>;
+  finalAnswer: string | null;
+  presentationFallback: boolean;
+  status: RunStatus | null;
+  exitCode: number | null;
+  error: ErrorInfo | null;
+}
+
+export const initialRunState = (): RunState => ({
+  runId: null,
+  question: '',
+  phase: 'starting',
+  startedAt: null,
+  finishedAt: null,
+  agents: [],
+  answers: [],
+  votes: [],
+  coordinationEnd: null,
+  winnerId: null,
+  winnerLabel: null,
+  tallies: {},
+  finalAnswer: null,
+  presentationFallback: false,
+  status: null,
+  exitCode: null,
+  error: null,
+});
+
+function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
+  return { ...state, agents: state.agents.map((a) => (a.agentId === agentId ? patch(a) : a)) };
+}
+
+/** Total token usage over all agents. */
+export function totalUsage(state: RunState): TokenUsage {
+  return state.agents.reduce((sum, a) => addUsage(sum, a.usage), emptyUsage());
+}
+
+/** Counted votes per target agent id, from the agents' current votes. */
+export function currentTallies(state: RunState): Record<string, number> {
+  const tallies: Record<string, number> = {};
+  for (const agent of state.agents) {
+    if (agent.vote) tallies[agent.vote.targetAgentId] = (tallies[agent.vote.targetAgentId] ?? 0) + 1;
+  }
+  return tallies;
+}
+
+/** Applies one event. Pure: returns a new state, never mutates. */
+export function reduceRunState(state: RunState, event: RunEvent): RunState {
+  switch (event.type) {
+    case 'run.started':
+      return {
+        ...state,
+        runId: event.runId,
+        question: event.question,
+        phase: 'coordinating',
+        startedAt: event.ts,
+        agents: event.agents.map((a) => ({
+          ...a,
+          status: 'waiting',
+          turns: 0,
+          answerCount: 0,
+          latestLabel: null,
+          vote: null,
+          consecutiveFailures: 0,
+          totalFailures: 0,
+          droppedReason: null,
+          lastError: null,
+          usage: emptyUsage(),
+          toolCalls: 0,
+          restarts: 0,
+          updatesReceived: 0,
+        })),
+      };
+    case 'agent.turn.started':
+      return updateAgent(state, event.agentId, (a) => ({ ...a, status: 'thinking', turns: a.turns + 1 }));
+    case 'agent.step.finished':
+      return updateAgent(state, event.agentId, (a) => ({ ...a, usage: addUsage(a.usage, event.usage) }));
+    case 'tool.call.started':
+      return updateAgent(state, event.agentId, (a) => ({ ...a, toolCalls: a.toolCalls + 1 }));
+    case 'answer.submitted':
+      return {
+        ...updateAgent(state, event.agentId, (a) => ({
+          ...a,
+          status: 'answered',
+          answerCount: a.answerCount + 1,
+          latestLabel: event.label,
+        })),
+        answers: [
+          ...state.answers,
+          {
+            agentId: event.agentId,
+            anonymousId: event.anonymousId,
+            label: event.label,
+            content: event.content,
+            ts: event.ts,
+          },
+        ],
+      };
+    case 'votes.reset':
+      return { ...state, agents: state.agents.map((a) => ({ ...a, vote: null })) };
+    case 'vote.cast': {
+      const record: VoteRecord = {
+        voterId: event.agentId,
+        targetAgentId: event.targetAgentId,
+        targetAnonymousId: event.targetAnonymousId,
+        targetLabel: event.targetLabel,
+        reason: event.reason,
+        counted: event.counted,
+        ts: event.ts,
+      };
+      const withVote = { ...state, votes: [...state.votes, record] };
+      if (!event.counted) return withVote;
+      return updateAgent(withVote, event.agentId, (a) => ({
+        ...a,
+        status: 'voted',
+        vote: {
+          targetAgentId: event.targetAgentId,
+          targetAnonymousId: event.targetAnonymousId,
+          targetLabel: event.targetLabel,
+          reason: event.reason,
+        },
+      }));
+    }
+    case 'agent.update.injected':
+      return updateAgent(state, event.agentId, (a) => ({ ...a, updatesReceived: a.updatesReceived + 1 }));
+    case 'agent.turn.restarted':
+      return updateAgent(state, event.agentId, (a) => ({ ...a, restarts: a.restarts + 1 }));
+    case 'agent.turn.finished':
+      return updateAgent(state, event.agentId, (a) => ({
+        ...a,
+        consecutiveFailures: event.consecutiveFailures,
+        ...(event.outcome === 'failed'
+          ? { status: 'failed' as const, totalFailures: a.totalFailures + 1, lastError: event.error ?? null }
+          : {}),
+      }));
+    case 'agent.dropped':
+      return updateAgent(state, event.agentId, (a) => ({
+        ...a,
+        status: 'dropped',
+        droppedReason: event.reason,
+      }));
+    case 'coordination.finished':
+      return {
+        ...state,
+        coordinationEnd: event.reason,
+        winnerId: event.winnerId,
+        winnerLabel: event.winnerLabel,
+        tallies: event.tallies,
+      };
+    case 'presentation.started':
+      return {
+        ...updateAgent(state, event.agentId, (a) => ({ ...a, status: 'presenting' })),
+        phase: 'presenting',
+      };
+    case 'presentation.finished':
+      return {
+        ...updateAgent(state, event.agentId, (a) => ({ ...a, status: 'done' })),
+        finalAnswer: event.content,
+        presentationFallback: event.fallback,
+      };
+    case 'run.finished':
+      return {
+        ...state,
+        phase: 'finished',
+        finishedAt: event.ts,
+        status: event.status,
+        exitCode: event.exitCode,
+        winnerId: event.winnerId ?? state.winnerId,
+        finalAnswer: event.finalAnswer ?? state.finalAnswer,
+        error: event.error ?? null,
+      };
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two-core machines: keep parallel forks modest so end-to-end tests that spawn the CLI stay stable.
+    maxWorkers: 2,
+  },
+});
