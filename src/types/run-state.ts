@@ -7,14 +7,7 @@ import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
  */
 
 export type AgentStatus =
-  | 'waiting'
-  | 'thinking'
-  | 'answered'
-  | 'voted'
-  | 'failed'
-  | 'dropped'
-  | 'presenting'
-  | 'done';
+  'waiting' | 'thinking' | 'answered' | 'voted' | 'failed' | 'dropped' | 'presenting' | 'done';
 
 export interface AgentVoteState {
   targetAgentId: string;

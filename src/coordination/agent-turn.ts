@@ -1,0 +1,179 @@
+import type { ChatMessage, ToolCall } from '../types/messages.js';
+import { ModelBehaviourError } from '../types/errors.js';
+import type { SeenAnswers } from './coordination-state.js';
+import { runModelStep } from './model-step.js';
+import { noveltyRefusal } from './novelty.js';
+import { coordinationSystemPrompt, coordinationUserMessage, enforcement, updateMessage } from './prompts.js';
+import type { RunContext } from './run-context.js';
+import { executeToolCalls, noTools } from './tool-step.js';
+import { parseWorkflowCall, workflowToolDefinitions, workflowToolNames } from './workflow-tools.js';
+
+export type TurnSuccess = 'answered' | 'voted';
+
+/**
+ * One coordination turn of one agent: model steps with ordinary tool calls between them, until the
+ * agent makes exactly one valid workflow call. Misuse is answered with a tool error and counts
+ * against `maxEnforcementRetries`; when that budget is spent the turn throws.
+ */
+export async function runCoordinationTurn(
+  ctx: RunContext,
+  agentIndex: number,
+  turn: number,
+  signal: AbortSignal,
+): Promise<TurnSuccess> {
+  const { state, settings } = ctx;
+  const agent = state.agent(agentIndex);
+  const agentId = agent.spec.id;
+  const registry = agent.spec.tools ?? noTools;
+
+  // The agent's view: which version of each answer it has seen, and the global version it matches.
+  let seen: SeenAnswers = state.snapshot();
+  let seenVersion = state.version;
+  const labelsOf = (s: SeenAnswers) => [...s].map(([i, v]) => state.answerAt(i, v).label);
+  const votableIds = () => [...seen.keys()].sort((a, b) => a - b).map((i) => state.agent(i).anonymousId);
+
+  /** Brings the view up to date and returns the update text for the model. */
+  const refreshView = (): string => {
+    const changed = state.changedSince(seen);
+    seen = state.snapshot();
+    seenVersion = state.version;
+    ctx.emit({ type: 'agent.update.injected', agentId, labels: changed.map((a) => a.label) });
+    return updateMessage(
+      changed.map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content })),
+      votableIds(),
+    );
+  };
+
+  ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });
+  const messages: ChatMessage[] = [
+    { role: 'system', content: coordinationSystemPrompt(agent.spec.systemMessage) },
+    {
+      role: 'user',
+      content: coordinationUserMessage(ctx.question, ctx.history, state.viewFor(agentIndex, seen)),
+    },
+  ];
+
+  let enforcementUsed = 0;
+  const reject = (toolName: 'new_answer' | 'vote' | null, reason: string) => {
+    const retriesLeft = Math.max(0, settings.maxEnforcementRetries - enforcementUsed);
+    ctx.emit({ type: 'workflow.rejected', agentId, toolName, reason, retriesLeft });
+    if (retriesLeft === 0) {
+      throw new ModelBehaviourError(`${agentId} misused the workflow tools too often: ${reason}`);
+    }
+    enforcementUsed++;
+  };
+  const respond = (call: ToolCall, content: string, isError: boolean) =>
+    messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, isError });
+
+  for (let step = 1; step <= settings.maxStepsPerTurn; step++) {
+    // Update injection happens at the step boundary: the conversation continues, no work is thrown away.
+    if (seenVersion !== state.version) messages.push({ role: 'user', content: refreshView() });
+
+    const ownTools = registry.list({ agentId, phase: 'coordination' });
+    const output = await runModelStep(
+      ctx,
+      agentIndex,
+      'coordination',
+      step,
+      { messages: [...messages], tools: [...ownTools, ...workflowToolDefinitions(votableIds())] },
+      signal,
+    );
+    messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
+
+    const workflowCalls = output.toolCalls.filter((c) => workflowToolNames.has(c.name));
+    const otherCalls = output.toolCalls.filter((c) => !workflowToolNames.has(c.name));
+    const offered = new Set(ownTools.map((t) => t.name));
+    messages.push(
+      ...(await executeToolCalls(ctx, agentId, 'coordination', registry, offered, otherCalls, signal)),
+    );
+
+    if (workflowCalls.length === 0) {
+      if (otherCalls.length > 0) continue;
+      reject(null, enforcement.noWorkflowCall);
+      messages.push({ role: 'user', content: enforcement.noWorkflowCall });
+      continue;
+    }
+    if (workflowCalls.length > 1) {
+      for (const call of workflowCalls) respond(call, enforcement.twoWorkflowCalls, true);
+      reject(null, enforcement.twoWorkflowCalls);
+      continue;
+    }
+
+    const call = workflowCalls[0] as ToolCall;
+    const parsed = parseWorkflowCall(call);
+    const refuse = (toolName: 'new_answer' | 'vote', reason: string) => {
+      respond(call, reason, true);
+      reject(toolName, reason);
+    };
+
+    if (parsed.kind === 'invalid') {
+      refuse(parsed.toolName, parsed.reason);
+      continue;
+    }
+
+    if (parsed.kind === 'new_answer') {
+      const limit = settings.maxNewAnswersPerAgent;
+      if (limit !== null && agent.answers.length >= limit) {
+        refuse('new_answer', enforcement.answerLimit(limit));
+        continue;
+      }
+      const current = state
+        .currentAnswers()
+        .map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content }));
+      const refusal = noveltyRefusal(parsed.content, current, settings.answerNoveltyRequirement);
+      if (refusal) {
+        refuse('new_answer', refusal);
+        continue;
+      }
+      const { answer, clearedVoters } = state.acceptAnswer(agentIndex, parsed.content);
+      ctx.emit({
+        type: 'answer.submitted',
+        agentId,
+        anonymousId: agent.anonymousId,
+        label: answer.label,
+        content: answer.content,
+      });
+      if (clearedVoters.length > 0) {
+        ctx.emit({
+          type: 'votes.reset',
+          causedBy: answer.label,
+          clearedVoters: clearedVoters.map((a) => a.spec.id),
+        });
+      }
+      ctx.answerAccepted(agentIndex);
+      return 'answered';
+    }
+
+    // A vote.
+    if (seen.size === 0) {
+      refuse('vote', enforcement.voteBeforeAnswers);
+      continue;
+    }
+    const targetIndex = state.indexOfAnonymousId(parsed.agentId);
+    const targetVersion = targetIndex === undefined ? undefined : seen.get(targetIndex);
+    if (targetIndex === undefined || targetVersion === undefined) {
+      refuse('vote', enforcement.unknownVoteTarget(parsed.agentId, votableIds()));
+      continue;
+    }
+    const target = state.agent(targetIndex);
+    const targetLabel = state.answerAt(targetIndex, targetVersion).label;
+    const counted = seenVersion === state.version;
+    ctx.emit({
+      type: 'vote.cast',
+      agentId,
+      targetAgentId: target.spec.id,
+      targetAnonymousId: target.anonymousId,
+      targetLabel,
+      reason: parsed.reason,
+      counted,
+    });
+    if (!counted) {
+      // The vote was for a version the agent saw, not the current one: answer with the update instead.
+      respond(call, enforcement.staleVote(refreshView()), false);
+      continue;
+    }
+    agent.vote = { targetIndex, targetLabel, reason: parsed.reason };
+    return 'voted';
+  }
+  throw new ModelBehaviourError(enforcement.tooManySteps(settings.maxStepsPerTurn));
+}

@@ -1,0 +1,457 @@
+import { CancelledError, ExitCode, TimeoutError, describeError } from '../types/errors.js';
+import type {
+  CoordinationEndReason,
+  ErrorInfo,
+  RunEvent,
+  RunEventInput,
+  RunStatus,
+} from '../types/events.js';
+import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
+import { linkedAbortController } from '../util/abort.js';
+import { AsyncQueue } from '../util/async-queue.js';
+import { runCoordinationTurn } from './agent-turn.js';
+import { CoordinationState, type AgentRuntime } from './coordination-state.js';
+import { errorInfo, presentFinalAnswer, runAnswerLoop } from './presentation.js';
+import { directSystemPrompt, directUserMessage } from './prompts.js';
+import type { RunContext } from './run-context.js';
+import type { AgentSpec, Clock, CoordinationSettings, HistoryTurn } from './settings.js';
+
+/** Abort reason for a turn superseded under `on_new_answer: restart`. */
+class RestartRequested extends Error {
+  constructor() {
+    super('restarted: a new answer arrived');
+    this.name = 'RestartRequested';
+  }
+}
+
+type StopReason = 'timeout' | 'cancelled';
+
+/**
+ * One run of the protocol: schedules turns, reacts to their outcomes, detects consensus, enforces
+ * timeouts and the failure budget, then has the winner present. Emits every fact as a `RunEvent`.
+ */
+export class CoordinationRun implements RunContext {
+  readonly events = new AsyncQueue<RunEvent>();
+  readonly state: CoordinationState;
+  private seq = 0;
+  private readonly usage = new Map<string, TokenUsage>();
+  private readonly lastErrors = new Map<string, ErrorInfo>();
+  private readonly turnControllers = new Map<number, AbortController>();
+  private readonly turnPromises = new Set<Promise<void>>();
+  private readonly runAbort: AbortController;
+  private readonly disposeRunAbort: () => void;
+  private stopReason: StopReason | null = null;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    readonly runId: string,
+    readonly question: string,
+    readonly history: readonly HistoryTurn[],
+    readonly settings: CoordinationSettings,
+    readonly clock: Clock,
+    agents: readonly AgentSpec[],
+    private readonly externalSignal: AbortSignal | undefined,
+  ) {
+    this.state = new CoordinationState(agents);
+    const { controller, dispose } = linkedAbortController(externalSignal);
+    this.runAbort = controller;
+    this.disposeRunAbort = dispose;
+    for (const a of agents) this.usage.set(a.id, emptyUsage());
+  }
+
+  emit(input: RunEventInput): void {
+    this.events.push({ ...input, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent);
+  }
+
+  addUsage(agentId: string, usage: TokenUsage): void {
+    this.usage.set(agentId, addUsage(this.usage.get(agentId) ?? emptyUsage(), usage));
+  }
+
+  answerAccepted(agentIndex: number): void {
+    if (this.settings.onNewAnswer !== 'restart') return;
+    for (const [index, controller] of this.turnControllers) {
+      if (index === agentIndex || controller.signal.aborted) continue;
+      this.emit({
+        type: 'agent.turn.restarted',
+        agentId: this.state.agent(index).spec.id,
+        reason: 'new answer',
+      });
+      controller.abort(new RestartRequested());
+    }
+  }
+
+  /** Stops the run from outside (Ctrl-C, a consumer that went away). */
+  cancel(reason: unknown = new CancelledError()): void {
+    this.stop('cancelled', reason);
+  }
+
+  /** Runs to completion. Never throws: every outcome ends in a `run.finished` event. */
+  async execute(): Promise<void> {
+    const startedAt = this.clock.now();
+    this.emit({
+      type: 'run.started',
+      question: this.question,
+      agents: this.state.agents.map((a) => ({
+        agentId: a.spec.id,
+        anonymousId: a.anonymousId,
+        backendType: a.spec.backend.type,
+        model: a.spec.backend.model,
+      })),
+      settings: { ...this.settings },
+    });
+    const onExternalAbort = () => this.stop('cancelled', this.externalSignal?.reason);
+    this.externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
+    if (this.externalSignal?.aborted) onExternalAbort();
+    const timer = setTimeout(
+      () =>
+        this.stop(
+          'timeout',
+          new TimeoutError(`orchestrator timeout after ${this.settings.orchestratorTimeoutMs / 1000}s`),
+        ),
+      this.settings.orchestratorTimeoutMs,
+    );
+    let outcome: {
+      status: RunStatus;
+      exitCode: number;
+      winnerId: string | null;
+      finalAnswer: string | null;
+      error?: ErrorInfo;
+    };
+    try {
+      outcome = this.state.agents.length === 1 ? await this.runSingleAgent() : await this.runCoordination();
+    } catch (error) {
+      outcome =
+        this.stopReason === 'cancelled' || error instanceof CancelledError
+          ? {
+              status: 'cancelled',
+              exitCode: ExitCode.interrupted,
+              winnerId: null,
+              finalAnswer: null,
+              error: errorInfo(new CancelledError()),
+            }
+          : {
+              status: 'failed',
+              exitCode: ExitCode.runFailed,
+              winnerId: null,
+              finalAnswer: null,
+              error: errorInfo(error),
+            };
+    } finally {
+      clearTimeout(timer);
+      this.externalSignal?.removeEventListener('abort', onExternalAbort);
+      this.runAbort.abort(new CancelledError('run finished'));
+      await Promise.allSettled([...this.turnPromises]);
+      this.disposeRunAbort();
+    }
+    this.emit({
+      type: 'run.finished',
+      ...outcome,
+      durationMs: Math.max(0, this.clock.now() - startedAt),
+      usage: Object.fromEntries(this.usage),
+    });
+    this.events.close();
+  }
+
+  private stop(reason: StopReason, cause: unknown): void {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    // The orchestrator timeout stops coordination only; the presentation gets its own turn timeout.
+    for (const controller of this.turnControllers.values()) controller.abort(cause);
+    if (reason === 'cancelled') this.runAbort.abort(cause instanceof Error ? cause : new CancelledError());
+    this.wake();
+  }
+
+  private wake(): void {
+    const wakeUp = this.wakeUp;
+    this.wakeUp = null;
+    wakeUp?.();
+  }
+
+  private async runCoordination() {
+    let reason: CoordinationEndReason;
+    for (;;) {
+      if (this.stopReason) {
+        reason = this.stopReason;
+        break;
+      }
+      if (this.state.hasConsensus()) {
+        reason = 'consensus';
+        break;
+      }
+      const active = this.state.active();
+      if (active.length === 0) {
+        reason = 'all_agents_failed';
+        break;
+      }
+      for (const agent of active) if (!agent.inFlight && !agent.vote) this.startTurn(agent);
+      await new Promise<void>((resolve) => (this.wakeUp = resolve));
+    }
+    await Promise.allSettled([...this.turnPromises]);
+    return this.conclude(reason);
+  }
+
+  private startTurn(agent: AgentRuntime): void {
+    agent.inFlight = true;
+    agent.turns++;
+    const turn = agent.turns;
+    const agentId = agent.spec.id;
+    const started = this.clock.now();
+    const { controller, dispose } = linkedAbortController(this.runAbort.signal);
+    this.turnControllers.set(agent.index, controller);
+    const limitMs = this.settings.agentTurnTimeoutMs;
+    const timer =
+      limitMs === null
+        ? undefined
+        : setTimeout(
+            () => controller.abort(new TimeoutError(`turn timed out after ${limitMs / 1000}s`)),
+            limitMs,
+          );
+
+    const finished = (outcome: 'answered' | 'voted' | 'failed' | 'aborted', error?: ErrorInfo) =>
+      this.emit({
+        type: 'agent.turn.finished',
+        agentId,
+        turn,
+        outcome,
+        durationMs: Math.max(0, this.clock.now() - started),
+        consecutiveFailures: agent.consecutiveFailures,
+        ...(error ? { error } : {}),
+      });
+
+    const promise = runCoordinationTurn(this, agent.index, turn, controller.signal)
+      .then(
+        (outcome) => {
+          agent.consecutiveFailures = 0;
+          finished(outcome);
+        },
+        (error: unknown) => {
+          const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+          // Work abandoned because of a restart or the end of coordination is not the agent's failure.
+          if (reason instanceof RestartRequested || this.stopReason !== null) {
+            finished('aborted');
+            return;
+          }
+          this.recordFailure(agent, reason, finished);
+        },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        dispose();
+        agent.inFlight = false;
+        this.turnControllers.delete(agent.index);
+        this.turnPromises.delete(promise);
+        this.wake();
+      });
+    this.turnPromises.add(promise);
+  }
+
+  private recordFailure(
+    agent: AgentRuntime,
+    error: unknown,
+    finished: (outcome: 'failed', error: ErrorInfo) => void,
+  ): void {
+    agent.consecutiveFailures++;
+    const info = errorInfo(error);
+    this.lastErrors.set(agent.spec.id, info);
+    finished('failed', info);
+    if (agent.consecutiveFailures >= this.settings.maxAgentFailures) {
+      agent.dropped = true;
+      this.emit({
+        type: 'agent.dropped',
+        agentId: agent.spec.id,
+        reason: `${agent.consecutiveFailures} consecutive failed turns; last: ${info.message}`,
+      });
+    }
+  }
+
+  private allFailedError(): ErrorInfo {
+    const details = [...this.lastErrors].map(([id, e]) => `${id}: ${e.message}`).join('; ');
+    return { code: 'run_failed', message: `All agents failed — ${details}` };
+  }
+
+  /** Picks the winner, reports it, and has it present. */
+  private async conclude(reason: CoordinationEndReason) {
+    const failed = {
+      status: 'failed' as const,
+      exitCode: ExitCode.runFailed,
+      winnerId: null,
+      finalAnswer: null,
+    };
+    const tallies = Object.fromEntries(
+      [...this.state.tallies()].map(([index, votes]) => [this.state.agent(index).spec.id, votes]),
+    );
+    const winnerIndex =
+      reason === 'all_agents_failed' || reason === 'cancelled' ? null : this.state.pickWinner();
+    const winner = winnerIndex === null ? null : this.state.agent(winnerIndex);
+    this.emit({
+      type: 'coordination.finished',
+      reason,
+      winnerId: winner?.spec.id ?? null,
+      winnerLabel: winnerIndex === null ? null : (this.state.latest(winnerIndex)?.label ?? null),
+      tallies,
+    });
+    if (reason === 'cancelled') throw new CancelledError();
+    if (reason === 'all_agents_failed') return { ...failed, error: this.allFailedError() };
+    if (winnerIndex === null || !winner) {
+      return {
+        status: 'timeout' as const,
+        exitCode: ExitCode.timedOutWithoutAnswer,
+        winnerId: null,
+        finalAnswer: null,
+        error: {
+          code: 'timeout',
+          message: 'The orchestrator timed out before any agent submitted an answer.',
+        },
+      };
+    }
+    const finalAnswer = await this.withPresentationTimeout((signal) =>
+      presentFinalAnswer(this, winnerIndex, signal, () => this.stopReason === 'cancelled'),
+    );
+    return {
+      status: 'completed' as const,
+      exitCode: ExitCode.success,
+      winnerId: winner.spec.id,
+      finalAnswer,
+    };
+  }
+
+  /**
+   * Runs presentation-phase work under the turn timeout. With `agentIndex`, the work is registered
+   * as that agent's turn so the orchestrator timeout can stop it (the single-agent shortcut).
+   */
+  private async withPresentationTimeout<T>(
+    work: (signal: AbortSignal) => Promise<T>,
+    agentIndex?: number,
+  ): Promise<T> {
+    const { controller, dispose } = linkedAbortController(this.runAbort.signal);
+    if (agentIndex !== undefined) this.turnControllers.set(agentIndex, controller);
+    const limitMs = this.settings.agentTurnTimeoutMs;
+    const timer =
+      limitMs === null
+        ? undefined
+        : setTimeout(
+            () => controller.abort(new TimeoutError(`presentation timed out after ${limitMs / 1000}s`)),
+            limitMs,
+          );
+    try {
+      return await work(controller.signal);
+    } finally {
+      clearTimeout(timer);
+      dispose();
+      if (agentIndex !== undefined) this.turnControllers.delete(agentIndex);
+    }
+  }
+
+  private stoppedBy(reason: StopReason): boolean {
+    return this.stopReason === reason;
+  }
+
+  /** A single configured agent answers once, directly, and that answer is final. */
+  private async runSingleAgent() {
+    const agent = this.state.agent(0);
+    const agentId = agent.spec.id;
+    for (;;) {
+      if (this.stopReason === 'cancelled') throw new CancelledError();
+      agent.turns++;
+      const turn = agent.turns;
+      const started = this.clock.now();
+      this.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: [] });
+      this.emit({ type: 'presentation.started', agentId, mode: 'present' });
+      const finished = (outcome: 'answered' | 'failed' | 'aborted', error?: ErrorInfo) =>
+        this.emit({
+          type: 'agent.turn.finished',
+          agentId,
+          turn,
+          outcome,
+          durationMs: Math.max(0, this.clock.now() - started),
+          consecutiveFailures: agent.consecutiveFailures,
+          ...(error ? { error } : {}),
+        });
+      try {
+        const text = await this.withPresentationTimeout(
+          (signal) =>
+            runAnswerLoop(
+              this,
+              0,
+              [
+                { role: 'system', content: directSystemPrompt(agent.spec.systemMessage) },
+                { role: 'user', content: directUserMessage(this.question, this.history) },
+              ],
+              signal,
+            ),
+          0,
+        );
+        if (text === '') throw new Error('the model returned an empty answer');
+        const { answer } = this.state.acceptAnswer(0, text);
+        this.emit({
+          type: 'answer.submitted',
+          agentId,
+          anonymousId: agent.anonymousId,
+          label: answer.label,
+          content: text,
+        });
+        agent.consecutiveFailures = 0;
+        finished('answered');
+        this.emit({
+          type: 'coordination.finished',
+          reason: 'single_agent',
+          winnerId: agentId,
+          winnerLabel: answer.label,
+          tallies: {},
+        });
+        this.emit({
+          type: 'presentation.finished',
+          agentId,
+          label: `${agent.anonymousId}.final`,
+          content: text,
+          fallback: false,
+        });
+        return {
+          status: 'completed' as const,
+          exitCode: ExitCode.success,
+          winnerId: agentId,
+          finalAnswer: text,
+        };
+      } catch (error) {
+        if (this.stoppedBy('cancelled')) {
+          finished('aborted');
+          throw new CancelledError();
+        }
+        if (this.stoppedBy('timeout')) {
+          finished('aborted');
+          this.emit({
+            type: 'coordination.finished',
+            reason: 'timeout',
+            winnerId: null,
+            winnerLabel: null,
+            tallies: {},
+          });
+          return {
+            status: 'timeout' as const,
+            exitCode: ExitCode.timedOutWithoutAnswer,
+            winnerId: null,
+            finalAnswer: null,
+            error: { code: 'timeout', message: `The orchestrator timed out before ${agentId} answered.` },
+          };
+        }
+        this.recordFailure(agent, error, finished);
+        if (agent.dropped) {
+          this.emit({
+            type: 'coordination.finished',
+            reason: 'all_agents_failed',
+            winnerId: null,
+            winnerLabel: null,
+            tallies: {},
+          });
+          return {
+            status: 'failed' as const,
+            exitCode: ExitCode.runFailed,
+            winnerId: null,
+            finalAnswer: null,
+            error: { code: 'run_failed', message: `${agentId} failed: ${describeError(error)}` },
+          };
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import type { Backend, ModelRequest } from '../types/backend.js';
+import { ProviderError, describeError } from '../types/errors.js';
+import type { ToolCall } from '../types/messages.js';
+import type { Phase } from '../types/events.js';
+import { emptyUsage, type TokenUsage } from '../types/usage.js';
+import { sleep } from '../util/abort.js';
+import { backoffDelay, defaultBackoff } from '../util/backoff.js';
+import type { RunContext } from './run-context.js';
+
+export interface StepOutput {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason: string;
+}
+
+const DEFAULT_MAX_RETRIES = 3;
+
+/**
+ * One model call for one agent, streamed into text events, retried with backoff when the provider
+ * error is retryable. Partial text of a failed attempt was already shown; the `agent.step.retrying`
+ * event tells views to discard it.
+ */
+export async function runModelStep(
+  ctx: RunContext,
+  agentIndex: number,
+  phase: Phase,
+  step: number,
+  request: Omit<ModelRequest, 'signal'>,
+  signal: AbortSignal,
+): Promise<StepOutput> {
+  const agent = ctx.state.agent(agentIndex);
+  const agentId = agent.spec.id;
+  const maxRetries = agent.spec.maxRetries ?? DEFAULT_MAX_RETRIES;
+  ctx.emit({ type: 'agent.step.started', agentId, phase, step });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const output = await streamOnce(ctx, agent.spec.backend, agentId, phase, { ...request, signal });
+      ctx.addUsage(agentId, output.usage);
+      ctx.emit({
+        type: 'agent.step.finished',
+        agentId,
+        phase,
+        step,
+        finishReason: output.finishReason,
+        usage: output.usage,
+      });
+      return output;
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (!(error instanceof ProviderError) || !error.retryable || attempt > maxRetries) throw error;
+      const delayMs = backoffDelay(attempt, defaultBackoff, error.retryAfterMs, ctx.clock.random);
+      ctx.emit({
+        type: 'agent.step.retrying',
+        agentId,
+        phase,
+        attempt,
+        delayMs,
+        error: { code: error.code, message: describeError(error) },
+      });
+      await sleep(delayMs, signal);
+    }
+  }
+}
+
+async function streamOnce(
+  ctx: RunContext,
+  backend: Backend,
+  agentId: string,
+  phase: Phase,
+  request: ModelRequest,
+): Promise<StepOutput> {
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  let usage = emptyUsage();
+  let finishReason = 'unknown';
+  let open: 'text' | 'reasoning' | null = null;
+  const close = () => {
+    if (open) ctx.emit({ type: 'agent.text.end', agentId, phase, kind: open });
+    open = null;
+  };
+  try {
+    for await (const part of backend.stream(request)) {
+      // A superseded or timed-out turn must stop consuming at once, even if the backend ignores the signal.
+      if (request.signal.aborted) throw request.signal.reason;
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+        if (part.text === '') continue;
+        const kind = part.type === 'text-delta' ? 'text' : 'reasoning';
+        if (open !== kind) {
+          close();
+          open = kind;
+          ctx.emit({ type: 'agent.text.start', agentId, phase, kind });
+        }
+        ctx.emit({ type: 'agent.text.delta', agentId, phase, kind, text: part.text });
+        if (kind === 'text') text += part.text;
+      } else if (part.type === 'tool-call') {
+        toolCalls.push(part.call);
+      } else if (part.type === 'finish') {
+        usage = part.usage;
+        finishReason = part.finishReason;
+      }
+    }
+  } finally {
+    close();
+  }
+  if (request.signal.aborted) throw request.signal.reason;
+  return { text, toolCalls, usage, finishReason };
+}

@@ -1,0 +1,81 @@
+import { ConfigError } from '../types/errors.js';
+import type { RunEvent } from '../types/events.js';
+import { CoordinationRun } from './coordination-run.js';
+import {
+  defaultCoordinationSettings,
+  systemClock,
+  type AgentSpec,
+  type Clock,
+  type CoordinationSettings,
+  type HistoryTurn,
+} from './settings.js';
+
+export interface OrchestratorOptions {
+  agents: readonly AgentSpec[];
+  settings?: Partial<CoordinationSettings>;
+  /** Injectable time and randomness (tests). */
+  clock?: Clock;
+}
+
+export interface RunOptions {
+  /** Aborting cancels every in-flight call; the stream still ends with `run.finished` (status `cancelled`). */
+  signal?: AbortSignal;
+  /** Earlier turns of a multi-turn session. */
+  history?: readonly HistoryTurn[];
+  runId?: string;
+}
+
+let runCounter = 0;
+const newRunId = (clock: Clock) => `run_${clock.now().toString(36)}_${(runCounter++).toString(36)}`;
+
+/**
+ * Coordinates several agents on one question (see docs/protocol.md). Pure: everything it touches
+ * arrives through {@link AgentSpec} interfaces, and everything it does leaves as a `RunEvent`.
+ *
+ * @example
+ * ```ts
+ * const orchestrator = new Orchestrator({ agents: [{ id: 'a', backend }, { id: 'b', backend: other }] });
+ * for await (const event of orchestrator.run('What is 2+2?')) console.log(event.type);
+ * ```
+ */
+export class Orchestrator {
+  readonly settings: CoordinationSettings;
+  private readonly agents: readonly AgentSpec[];
+  private readonly clock: Clock;
+
+  constructor(options: OrchestratorOptions) {
+    if (options.agents.length === 0)
+      throw new ConfigError('no agents configured', { hint: 'add at least one agent' });
+    const ids = new Set<string>();
+    for (const agent of options.agents) {
+      if (ids.has(agent.id)) throw new ConfigError(`duplicate agent id "${agent.id}"`);
+      ids.add(agent.id);
+    }
+    this.agents = options.agents;
+    this.settings = { ...defaultCoordinationSettings, ...options.settings };
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * Runs the protocol and streams its events. The last event is always `run.finished`. Stopping the
+   * iteration early cancels the run.
+   */
+  async *run(question: string, options: RunOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
+    const run = new CoordinationRun(
+      options.runId ?? newRunId(this.clock),
+      question,
+      options.history ?? [],
+      this.settings,
+      this.clock,
+      this.agents,
+      options.signal,
+    );
+    const done = run.execute();
+    try {
+      yield* run.events;
+    } finally {
+      run.cancel();
+      await done;
+    }
+  }
+}

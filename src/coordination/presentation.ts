@@ -1,0 +1,111 @@
+import type { ChatMessage } from '../types/messages.js';
+import { describeError, MassGenError, ModelBehaviourError } from '../types/errors.js';
+import type { ErrorInfo } from '../types/events.js';
+import { runModelStep } from './model-step.js';
+import { enforcement, presentationSystemPrompt, presentationUserMessage } from './prompts.js';
+import type { RunContext } from './run-context.js';
+import { executeToolCalls, noTools } from './tool-step.js';
+
+/**
+ * A free-form answer with the agent's ordinary tools and no workflow tools: model steps until one
+ * makes no tool call. Returns that last step's text. Used for the final presentation and the
+ * single-agent shortcut, both in the `presentation` phase (only then may tools write to `write` paths).
+ */
+export async function runAnswerLoop(
+  ctx: RunContext,
+  agentIndex: number,
+  initial: readonly ChatMessage[],
+  signal: AbortSignal,
+): Promise<string> {
+  const agent = ctx.state.agent(agentIndex);
+  const agentId = agent.spec.id;
+  const registry = agent.spec.tools ?? noTools;
+  const messages = [...initial];
+  for (let step = 1; step <= ctx.settings.maxStepsPerTurn; step++) {
+    const tools = registry.list({ agentId, phase: 'presentation' });
+    const output = await runModelStep(
+      ctx,
+      agentIndex,
+      'presentation',
+      step,
+      { messages: [...messages], tools },
+      signal,
+    );
+    if (output.toolCalls.length === 0) return output.text.trim();
+    messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
+    const offered = new Set(tools.map((t) => t.name));
+    messages.push(
+      ...(await executeToolCalls(ctx, agentId, 'presentation', registry, offered, output.toolCalls, signal)),
+    );
+  }
+  throw new ModelBehaviourError(enforcement.tooManySteps(ctx.settings.maxStepsPerTurn));
+}
+
+function errorInfo(error: unknown): ErrorInfo {
+  return { code: error instanceof MassGenError ? error.code : 'run_failed', message: describeError(error) };
+}
+
+/**
+ * The winner presents the final answer. If the call fails (for any reason but cancellation) or
+ * comes back empty, the winner's stored answer is used verbatim.
+ */
+export async function presentFinalAnswer(
+  ctx: RunContext,
+  winnerIndex: number,
+  signal: AbortSignal,
+  isCancelled: () => boolean,
+): Promise<string> {
+  const { state, settings } = ctx;
+  const winner = state.agent(winnerIndex);
+  const agentId = winner.spec.id;
+  const stored = state.latest(winnerIndex)?.content ?? '';
+  const label = `${winner.anonymousId}.final`;
+  const finish = (content: string, fallback: boolean, error?: ErrorInfo) => {
+    ctx.emit({
+      type: 'presentation.finished',
+      agentId,
+      label,
+      content,
+      fallback,
+      ...(error ? { error } : {}),
+    });
+    return content;
+  };
+
+  if (settings.finalPresentation === 'verbatim') {
+    ctx.emit({ type: 'presentation.started', agentId, mode: 'verbatim' });
+    return finish(stored, false);
+  }
+
+  ctx.emit({ type: 'presentation.started', agentId, mode: 'present' });
+  const votes = state.agents.flatMap((voter) =>
+    voter.vote?.targetIndex === winnerIndex
+      ? [{ voterAnonymousId: voter.anonymousId, reason: voter.vote.reason }]
+      : [],
+  );
+  const answers = state.currentAnswers().map((a) => {
+    const author = state.agent(a.agentIndex);
+    return {
+      agentId: author.spec.id,
+      anonymousId: author.anonymousId,
+      content: a.content,
+      isOwn: a.agentIndex === winnerIndex,
+    };
+  });
+  const messages: ChatMessage[] = [
+    { role: 'system', content: presentationSystemPrompt(winner.spec.systemMessage) },
+    { role: 'user', content: presentationUserMessage(ctx.question, ctx.history, answers, votes) },
+  ];
+  try {
+    const text = await runAnswerLoop(ctx, winnerIndex, messages, signal);
+    if (text === '') {
+      return finish(stored, true, { code: 'model_behaviour_error', message: 'the presentation was empty' });
+    }
+    return finish(text, false);
+  } catch (error) {
+    if (isCancelled()) throw error;
+    return finish(stored, true, errorInfo(error));
+  }
+}
+
+export { errorInfo };

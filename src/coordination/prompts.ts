@@ -1,0 +1,116 @@
+import type { HistoryTurn } from './settings.js';
+
+/**
+ * Every text the models read during a run, in one place so the wording can be reviewed and tuned
+ * without touching the loop.
+ */
+
+export interface ViewAnswer {
+  anonymousId: string;
+  content: string;
+}
+
+const coordinationInstructions = `You are one of several AI agents working on the same task in parallel. Each agent sees the others' latest answers (under anonymous ids such as agent1, agent2).
+
+How to work:
+1. Work on the task in the ORIGINAL MESSAGE. You may use your other tools first.
+2. Read the CURRENT ANSWERS carefully.
+3. Then finish your turn with exactly one workflow tool call:
+   - \`vote\` for the best current answer (you may vote for your own) when it is already complete and correct — prefer this;
+   - \`new_answer\` with a complete, improved answer when you can clearly do better than every current answer.
+Submitting a new answer resets all votes, so everyone must look again. Never write your answer only as plain text: it only counts when submitted through \`new_answer\`.`;
+
+/** The system prompt for a coordination turn. */
+export function coordinationSystemPrompt(systemMessage: string | undefined): string {
+  return systemMessage ? `${systemMessage.trim()}\n\n${coordinationInstructions}` : coordinationInstructions;
+}
+
+function historyBlock(history: readonly HistoryTurn[]): string {
+  if (history.length === 0) return '';
+  const turns = history
+    .map((turn, i) => `[Turn ${i + 1}]\nUser: ${turn.question}\nFinal answer: ${turn.answer}`)
+    .join('\n\n');
+  return `<CONVERSATION SO FAR>\n${turns}\n<END OF CONVERSATION SO FAR>\n\n`;
+}
+
+/** Formats answers as blocks introduced by their anonymous ids. */
+export function answersBlock(answers: readonly ViewAnswer[]): string {
+  if (answers.length === 0) return '(no answers have been submitted yet — you will be the first)';
+  return answers.map((a) => `<${a.anonymousId}>\n${a.content}\n<end of ${a.anonymousId}>`).join('\n\n');
+}
+
+/** The user message that opens a coordination turn. */
+export function coordinationUserMessage(
+  question: string,
+  history: readonly HistoryTurn[],
+  answers: readonly ViewAnswer[],
+): string {
+  return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<CURRENT ANSWERS from the agents>\n${answersBlock(answers)}\n<END OF CURRENT ANSWERS>`;
+}
+
+/** Sent into an in-flight turn when answers changed since the agent last looked. */
+export function updateMessage(changed: readonly ViewAnswer[], votableIds: readonly string[]): string {
+  return `UPDATE: while you were working, new or revised answers were submitted. All earlier votes were reset.\n\n<NEW OR CHANGED ANSWERS>\n${answersBlock(changed)}\n<END OF NEW OR CHANGED ANSWERS>\n\nYou can now vote for: ${votableIds.join(', ')}. Take these answers into account, then finish with exactly one of \`new_answer\` or \`vote\`.`;
+}
+
+export const enforcement = {
+  noWorkflowCall:
+    'You did not finish your turn. Call exactly one workflow tool: `vote` for the best current answer, or `new_answer` with a complete improved answer.',
+  twoWorkflowCalls:
+    'Call exactly one workflow tool per turn: either `new_answer` or `vote`, not several. None of these calls was accepted; try again with one.',
+  voteBeforeAnswers: 'There are no answers to vote for yet. Submit your answer with `new_answer`.',
+  unknownVoteTarget: (given: string, votable: readonly string[]) =>
+    `"${given}" is not an agent with a current answer. Vote for one of: ${votable.join(', ')}.`,
+  answerLimit: (limit: number) =>
+    `You have already submitted the maximum of ${limit} answers. Vote for the best current answer with \`vote\` instead.`,
+  unknownTool: (name: string) => `There is no tool named "${name}". Use only the tools you were given.`,
+  staleVote: (update: string) =>
+    `Your vote was not counted because the answers changed since you last looked.\n\n${update}`,
+  tooManySteps: (max: number) => `The turn used more than ${max} model calls without finishing.`,
+};
+
+/** The single-agent shortcut: no workflow tools, the reply is the answer. */
+export function directSystemPrompt(systemMessage: string | undefined): string {
+  return systemMessage?.trim() || 'You are a helpful assistant. Answer the user completely and accurately.';
+}
+
+export function directUserMessage(question: string, history: readonly HistoryTurn[]): string {
+  return history.length === 0 ? question : `${historyBlock(history)}${question}`;
+}
+
+export interface PresentationAnswer {
+  agentId: string;
+  anonymousId: string;
+  content: string;
+  isOwn: boolean;
+}
+
+export interface PresentationVote {
+  voterAnonymousId: string;
+  reason: string;
+}
+
+export function presentationSystemPrompt(systemMessage: string | undefined): string {
+  const instructions = `The team of agents has finished coordinating and chose your answer as the best. Now write the final answer for the user.
+Use the other answers and the voters' reasons to make it as complete and correct as possible. Write the answer itself — do not mention the agents, the votes or this process.`;
+  return systemMessage ? `${systemMessage.trim()}\n\n${instructions}` : instructions;
+}
+
+export function presentationUserMessage(
+  question: string,
+  history: readonly HistoryTurn[],
+  answers: readonly PresentationAnswer[],
+  votes: readonly PresentationVote[],
+): string {
+  const answerText = answers
+    .map(
+      (a) =>
+        `<${a.agentId} (${a.anonymousId})${a.isOwn ? ' — YOUR ANSWER' : ''}>\n${a.content}\n<end of ${a.agentId}>`,
+    )
+    .join('\n\n');
+  const voteText =
+    votes.length === 0
+      ? '(no votes were counted)'
+      : votes.map((v) => `- ${v.voterAnonymousId}: ${v.reason || '(no reason given)'}`).join('\n');
+  return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<ALL CURRENT ANSWERS>\n${answerText}\n<END OF ALL CURRENT ANSWERS>\n\n<VOTES FOR YOUR ANSWER>\n${voteText}\n<END OF VOTES>\n\nWrite the final answer now.`;
+}

@@ -1,0 +1,22 @@
+import type { Phase, RunEventInput } from '../types/events.js';
+import type { TokenUsage } from '../types/usage.js';
+import type { CoordinationState } from './coordination-state.js';
+import type { Clock, CoordinationSettings, HistoryTurn } from './settings.js';
+
+/** What the step, turn and presentation modules share during one run. */
+export interface RunContext {
+  readonly question: string;
+  readonly history: readonly HistoryTurn[];
+  readonly settings: CoordinationSettings;
+  readonly state: CoordinationState;
+  readonly clock: Clock;
+  emit(event: RunEventInput): void;
+  addUsage(agentId: string, usage: TokenUsage): void;
+  /** Called right after an answer is accepted, so in-flight turns can be restarted when configured. */
+  answerAccepted(agentIndex: number): void;
+}
+
+export interface StepTarget {
+  agentIndex: number;
+  phase: Phase;
+}

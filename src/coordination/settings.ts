@@ -1,0 +1,62 @@
+import type { Backend } from '../types/backend.js';
+import type { ToolRegistry } from '../types/tool.js';
+
+export type NoveltyRequirement = 'lenient' | 'balanced' | 'strict';
+
+/** How the coordination behaves. Every field has a default (see {@link defaultCoordinationSettings}). */
+export interface CoordinationSettings {
+  /** Beyond this many accepted answers an agent must vote. `null`: unlimited. */
+  maxNewAnswersPerAgent: number | null;
+  answerNoveltyRequirement: NoveltyRequirement;
+  /** Extra model calls allowed after a workflow-tool misuse before the turn fails. */
+  maxEnforcementRetries: number;
+  /** Consecutive failed turns after which an agent is dropped. */
+  maxAgentFailures: number;
+  /** `inject`: in-flight agents get an update at their next step; `restart`: they start over at once. */
+  onNewAnswer: 'inject' | 'restart';
+  /** `present`: the winner writes the final answer in one more call; `verbatim`: its stored answer is used. */
+  finalPresentation: 'present' | 'verbatim';
+  /** Safety cap on model calls within one turn. */
+  maxStepsPerTurn: number;
+  /** `null` disables the per-turn timeout. */
+  agentTurnTimeoutMs: number | null;
+  orchestratorTimeoutMs: number;
+}
+
+export const defaultCoordinationSettings: CoordinationSettings = {
+  maxNewAnswersPerAgent: null,
+  answerNoveltyRequirement: 'lenient',
+  maxEnforcementRetries: 2,
+  maxAgentFailures: 2,
+  onNewAnswer: 'inject',
+  finalPresentation: 'present',
+  maxStepsPerTurn: 30,
+  agentTurnTimeoutMs: 600_000,
+  orchestratorTimeoutMs: 1_800_000,
+};
+
+/** One team member as the orchestrator sees it: everything arrives through interfaces. */
+export interface AgentSpec {
+  /** The real id from the config. Models never see it during coordination. */
+  id: string;
+  backend: Backend;
+  systemMessage?: string;
+  /** Ordinary tools (MCP, custom, filesystem…). Defaults to none. */
+  tools?: ToolRegistry;
+  /** Retries of a retryable provider error within one step (default 3). */
+  maxRetries?: number;
+}
+
+/** Time and randomness, injectable so tests are deterministic. */
+export interface Clock {
+  now(): number;
+  random(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now(), random: () => Math.random() };
+
+/** One earlier turn of a multi-turn session. */
+export interface HistoryTurn {
+  question: string;
+  answer: string;
+}
