@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventInput } from '../types/events.js';
+import { formatCoordinationTable } from './coordination-table.js';
+import { wrapText } from './text-wrap.js';
+
+function stamp(inputs: (readonly [number, RunEventInput])[]): RunEvent[] {
+  return inputs.map(([at, input], seq) => ({ ...input, runId: 'r', seq, ts: 1_000_000 + at }) as RunEvent);
+}
+
+const agents = [
+  { agentId: 'alice', anonymousId: 'agent1', backendType: 'openai', model: 'm' },
+  {
+    agentId: 'a-rather-long-agent-identifier-name',
+    anonymousId: 'agent2',
+    backendType: 'openai',
+    model: 'm',
+  },
+];
+
+const events = stamp([
+  [0, { type: 'run.started', question: 'Why?', agents, settings: {} }],
+  [0, { type: 'agent.turn.started', agentId: 'alice', turn: 1, visibleAnswers: [] }],
+  [5, { type: 'agent.text.delta', agentId: 'alice', phase: 'coordination', kind: 'text', text: 'hidden' }],
+  [
+    1234,
+    { type: 'answer.submitted', agentId: 'alice', anonymousId: 'agent1', label: 'agent1.1', content: 'c' },
+  ],
+  [1234, { type: 'votes.reset', causedBy: 'agent1.1', clearedVoters: [] }],
+  [
+    2000,
+    {
+      type: 'vote.cast',
+      agentId: 'a-rather-long-agent-identifier-name',
+      targetAgentId: 'alice',
+      targetAnonymousId: 'agent1',
+      targetLabel: 'agent1.1',
+      reason: 'a long reason '.repeat(8) + 'Supercalifragilisticexpialidociousandthensomemoretobreak',
+      counted: true,
+    },
+  ],
+  [2100, { type: 'agent.turn.restarted', agentId: 'alice', reason: 'new answer arrived' }],
+  [
+    2200,
+    {
+      type: 'coordination.finished',
+      reason: 'consensus',
+      winnerId: 'alice',
+      winnerLabel: 'agent1.1',
+      tallies: { alice: 1 },
+    },
+  ],
+]);
+
+describe('formatCoordinationTable', () => {
+  it('has one column per agent, one row per significant event and aligned, wrapped cells', () => {
+    const table = formatCoordinationTable(events);
+    const lines = table.trimEnd().split('\n');
+    const grid = lines.slice(lines.findIndex((l) => l.startsWith('time (s)')));
+    const header = grid[0] ?? '';
+    expect(header).toContain('alice (agent1)');
+    expect(header).toContain('a-rather-long-agent-identifier-name');
+    expect(table).toContain('(agent2)');
+    expect(table).not.toContain('hidden');
+    expect(table).toContain('Question: Why?');
+
+    // Every line shares the time column's separator position, and no line is wider than the grid.
+    const timeEnd = header.indexOf(' | ');
+    const rule = grid[grid.findIndex((l) => l.startsWith('-'))] ?? '';
+    for (const line of grid) {
+      if (line.startsWith('-')) continue;
+      expect(line.slice(timeEnd, timeEnd + 3)).toBe(' | ');
+      expect(line.length).toBeLessThanOrEqual(rule.length);
+    }
+    // The agent columns line up: the second column's separator sits where the header's does.
+    const secondSep = header.indexOf(' | ', timeEnd + 3);
+    const voteLines = grid.filter((l) => l.includes('VOTE agent') || l.includes('long reason'));
+    expect(voteLines.length).toBeGreaterThan(1);
+    for (const line of voteLines) expect(line.slice(secondSep, secondSep + 3)).toBe(' | ');
+
+    const answerRow = grid.find((l) => l.includes('ANSWER agent1.1')) ?? '';
+    expect(answerRow.trimStart().startsWith('1.2')).toBe(true);
+    expect(table).toContain('VOTES RESET by agent1.1');
+    expect(table).toContain('COORDINATION FINISHED (consensus); winner alice (agent1.1)');
+    expect(table).toContain('turn restarted: new');
+    expect(grid.filter((l) => l.includes('turn 1 started'))).toHaveLength(1);
+  });
+
+  it('handles an empty stream', () => {
+    expect(formatCoordinationTable([])).toBe('No events recorded.\n');
+  });
+});
+
+describe('wrapText', () => {
+  it('wraps at spaces and splits long words', () => {
+    expect(wrapText('aa bb cc', 5)).toEqual(['aa bb', 'cc']);
+    expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(wrapText('x\ny', 10)).toEqual(['x', 'y']);
+    expect(wrapText('', 10)).toEqual(['']);
+  });
+});

@@ -1,0 +1,272 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { RunEvent, RunEventInput } from '../types/events.js';
+import { createRunLogWriter, type RunLogWriter } from './log-writer.js';
+import { formatLogTimestamp } from './paths.js';
+import type { StatusDocument } from './status-document.js';
+import type { VoteDocument } from './vote-document.js';
+
+const T0 = new Date(2025, 4, 6, 7, 8, 9, 123).getTime();
+const tempDirs: string[] = [];
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-logging-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Stamps runId, seq and ts the way the orchestrator does; `at` is milliseconds after T0. */
+function stamper(runId = 'run-1'): (at: number, input: RunEventInput) => RunEvent {
+  let seq = 0;
+  return (at, input) => ({ ...input, runId, seq: seq++, ts: T0 + at }) as RunEvent;
+}
+
+const agents = [
+  { agentId: 'alice', anonymousId: 'agent1', backendType: 'openai', model: 'gpt-a' },
+  { agentId: 'bob', anonymousId: 'agent2', backendType: 'claude', model: 'claude-b' },
+  { agentId: 'carol', anonymousId: 'agent3', backendType: 'gemini', model: 'gemini-c' },
+];
+
+/** A short run with an answer and a final answer, so every kind of file would be written. */
+function answeredRun(): RunEvent[] {
+  const ev = stamper();
+  return [
+    ev(0, { type: 'run.started', question: 'q', agents, settings: {} }),
+    ev(1, { type: 'agent.turn.started', agentId: 'bob', turn: 1, visibleAnswers: [] }),
+    ev(2, { type: 'agent.text.delta', agentId: 'bob', phase: 'coordination', kind: 'text', text: 'x' }),
+    ev(3, {
+      type: 'answer.submitted',
+      agentId: 'bob',
+      anonymousId: 'agent2',
+      label: 'agent2.1',
+      content: 'B',
+    }),
+    ev(4, {
+      type: 'coordination.finished',
+      reason: 'timeout',
+      winnerId: 'bob',
+      winnerLabel: 'agent2.1',
+      tallies: {},
+    }),
+    ev(5, {
+      type: 'presentation.finished',
+      agentId: 'bob',
+      label: 'agent2.final',
+      content: 'B!',
+      fallback: false,
+    }),
+    ev(6, {
+      type: 'run.finished',
+      status: 'completed',
+      exitCode: 0,
+      winnerId: 'bob',
+      finalAnswer: 'B!',
+      durationMs: 6,
+      usage: {},
+    }),
+  ];
+}
+
+/** Every file under `dir`, relative, sorted. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string): void => {
+    for (const entry of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = path.join(sub, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else out.push(rel);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+
+async function newWriter(rootDir: string, startedAt = new Date(T0)): Promise<RunLogWriter> {
+  return createRunLogWriter({
+    rootDir,
+    startedAt,
+    metadata: {
+      config: { agents: [{ id: 'alice', backend: { type: 'openai', api_key: '***' } }] },
+      versions: { massgen: '0.1.0', node: 'v20' },
+      extra: { note: 'test' },
+    },
+  });
+}
+
+describe('createRunLogWriter when things go wrong', () => {
+  it('records a failed run without a final folder', async () => {
+    const writer = await newWriter(tempDir());
+    const ev = stamper('run-f');
+    const two = agents.slice(0, 2);
+    const inputs: RunEventInput[] = [
+      { type: 'run.started', question: 'q', agents: two, settings: {} },
+      ...two.flatMap((a): RunEventInput[] => [
+        { type: 'agent.turn.started', agentId: a.agentId, turn: 1, visibleAnswers: [] },
+        {
+          type: 'agent.step.retrying',
+          agentId: a.agentId,
+          phase: 'coordination',
+          attempt: 1,
+          delayMs: 500,
+          error: { code: 'provider_error', message: '429 rate limited' },
+        },
+        {
+          type: 'agent.turn.finished',
+          agentId: a.agentId,
+          turn: 1,
+          outcome: 'failed',
+          durationMs: 5,
+          error: { code: 'provider_error', message: 'boom' },
+          consecutiveFailures: 1,
+        },
+        { type: 'agent.dropped', agentId: a.agentId, reason: 'failed 1 turn in a row' },
+      ]),
+      {
+        type: 'coordination.finished',
+        reason: 'all_agents_failed',
+        winnerId: null,
+        winnerLabel: null,
+        tallies: {},
+      },
+      {
+        type: 'run.finished',
+        status: 'failed',
+        exitCode: 2,
+        winnerId: null,
+        finalAnswer: null,
+        durationMs: 50,
+        usage: {},
+        error: { code: 'run_failed', message: 'every agent failed' },
+      },
+    ];
+    inputs.forEach((input, i) => writer.handle(ev(i * 10, input)));
+    await writer.flush();
+
+    expect(writer.writeError).toBeNull();
+    expect(writer.finalAnswerPath()).toBeNull();
+    expect(fs.existsSync(path.join(writer.logDir, 'final'))).toBe(false);
+    expect(listFiles(writer.logDir).filter((f) => f.startsWith('agent_'))).toEqual([]);
+    const status = readJson<StatusDocument>(writer.statusPath);
+    expect(status.phase).toBe('finished');
+    expect(status.final).toEqual({
+      status: 'failed',
+      exit_code: 2,
+      answer_file: null,
+      error: { code: 'run_failed', message: 'every agent failed' },
+    });
+    expect(status.agents.alice).toMatchObject({
+      status: 'dropped',
+      dropped_reason: 'failed 1 turn in a row',
+      total_failures: 1,
+      consecutive_failures: 1,
+    });
+    const votes = readJson<VoteDocument>(path.join(writer.logDir, 'vote.json'));
+    expect(votes).toEqual({
+      winner: null,
+      winner_label: null,
+      reason: 'all_agents_failed',
+      tallies: {},
+      votes: [],
+    });
+    const table = fs.readFileSync(path.join(writer.logDir, 'coordination_table.txt'), 'utf8');
+    expect(table).toContain('turn 1 FAILED: boom');
+    expect(table).toContain('DROPPED');
+    expect(table).toContain('RUN FINISHED: failed, exit code 2');
+    const metadata = parse(
+      fs.readFileSync(path.join(writer.logDir, 'execution_metadata.yaml'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ status: 'failed', exit_code: 2, winner: null, final_answer_file: null });
+  });
+
+  it('keeps answers of a cancelled run written only by flushSync', async () => {
+    const writer = await newWriter(tempDir());
+    const ev = stamper('run-c');
+    writer.handle(ev(0, { type: 'run.started', question: 'q', agents, settings: {} }));
+    writer.handle(
+      ev(5, {
+        type: 'answer.submitted',
+        agentId: 'alice',
+        anonymousId: 'agent1',
+        label: 'agent1.1',
+        content: 'A1',
+      }),
+    );
+    // Same millisecond as the previous answer of the same agent: needs its own folder.
+    writer.handle(
+      ev(5, {
+        type: 'answer.submitted',
+        agentId: 'alice',
+        anonymousId: 'agent1',
+        label: 'agent1.2',
+        content: 'A2',
+      }),
+    );
+    writer.handle(
+      ev(7, {
+        type: 'answer.submitted',
+        agentId: 'carol',
+        anonymousId: 'agent3',
+        label: 'agent3.1',
+        content: 'C1',
+      }),
+    );
+    writer.handle(
+      ev(9, {
+        type: 'run.finished',
+        status: 'cancelled',
+        exitCode: 130,
+        winnerId: null,
+        finalAnswer: null,
+        durationMs: 9,
+        usage: {},
+      }),
+    );
+    writer.flushSync();
+
+    // Checked before yielding to the event loop: only the synchronous flush can have written these.
+    const files = listFiles(writer.logDir);
+    const stamp = formatLogTimestamp(new Date(T0 + 5));
+    expect(files).toContain(path.join('agent_alice', stamp, 'answer.txt'));
+    expect(files).toContain(path.join('agent_alice', `${stamp}_2`, 'answer.txt'));
+    expect(files.filter((f) => f.endsWith('answer.txt'))).toHaveLength(3);
+    expect(fs.readFileSync(path.join(writer.logDir, 'agent_alice', `${stamp}_2`, 'answer.txt'), 'utf8')).toBe(
+      'A2',
+    );
+    expect(readJson<StatusDocument>(writer.statusPath).final.status).toBe('cancelled');
+    expect(readJson<unknown[]>(path.join(writer.logDir, 'coordination_events.json'))).toHaveLength(5);
+    expect(files).toContain('vote.json');
+    expect(files).toContain('execution_metadata.yaml');
+    expect(files.filter((f) => f.includes('.tmp-'))).toEqual([]);
+
+    // The asynchronous write queued by run.finished must settle without leaving debris.
+    await writer.flush();
+    expect(listFiles(writer.logDir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(writer.writeError).toBeNull();
+  });
+
+  it('never throws when the root folder cannot be created', async () => {
+    const dir = tempDir();
+    const blocker = path.join(dir, 'a-file');
+    fs.writeFileSync(blocker, 'not a folder');
+    const writer = await newWriter(path.join(blocker, 'logs'));
+    expect(writer.writeError).toBeInstanceOf(Error);
+    const firstError = writer.writeError;
+    expect(() => {
+      for (const event of answeredRun()) writer.handle(event);
+    }).not.toThrow();
+    await expect(writer.flush()).resolves.toBeUndefined();
+    expect(() => writer.flushSync()).not.toThrow();
+    expect(writer.writeError).toBe(firstError);
+    expect(writer.finalAnswerPath()).toBe(path.join(writer.logDir, 'final', 'bob', 'answer.txt'));
+    expect(fs.readdirSync(dir)).toEqual(['a-file']);
+  });
+});

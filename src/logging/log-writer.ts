@@ -1,0 +1,284 @@
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { RunEvent } from '../types/events.js';
+import { initialRunState, reduceRunState, type RunState } from '../types/run-state.js';
+import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
+import { formatCoordinationTable } from './coordination-table.js';
+import { allocateLogDir } from './log-dir.js';
+import { buildExecutionMetadata, type RunLogMetadata } from './metadata-document.js';
+import { agentAnswerRelPath, finalAnswerRelPath, formatLogTimestamp, LOG_FILES } from './paths.js';
+import { buildStatusDocument } from './status-document.js';
+import { buildVoteDocument } from './vote-document.js';
+
+/** Live status snapshots are coalesced to at most one write per this many milliseconds. */
+const STATUS_DEBOUNCE_MS = 100;
+
+/** Options of {@link createRunLogWriter}. */
+export interface RunLogWriterOptions {
+  /** Folder that holds every run's log folder, e.g. `<cwd>/.massgen/massgen_logs`. */
+  rootDir: string;
+  /** Names the log folder; defaults to now. */
+  startedAt?: Date;
+  metadata: RunLogMetadata;
+}
+
+/**
+ * Writes one run's log folder from its event stream. Never throws and never rejects: a logging
+ * failure must not end a run, so the first one is kept in {@link RunLogWriter.writeError}.
+ */
+export interface RunLogWriter {
+  /** Absolute path of this run's log folder. */
+  readonly logDir: string;
+  /** Absolute path of `status.json`, which is rewritten while the run goes on. */
+  readonly statusPath: string;
+  /** The first error met while creating the folder or writing a file, if any. */
+  readonly writeError: Error | null;
+  /** Records one event. Synchronous and cheap: disk writes happen later, off this call. */
+  handle(event: RunEvent): void;
+  /** Writes every file from what has been gathered so far. Safe to call repeatedly and concurrently. */
+  flush(): Promise<void>;
+  /** Like {@link flush}, but synchronous: the last resort for process-exit handlers. */
+  flushSync(): void;
+  /** Absolute path of `final/<winner id>/answer.txt` once a final answer is known (written on the next write), else null. */
+  finalAnswerPath(): string | null;
+}
+
+interface PendingAnswer {
+  relPath: string;
+  content: string;
+  written: boolean;
+}
+
+/** One file to write, and what to remember once it is on disk. */
+interface PlannedWrite {
+  relPath: string;
+  content: string;
+  done: () => void;
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+const isTextEvent = (event: RunEvent): boolean =>
+  event.type === 'agent.text.start' || event.type === 'agent.text.delta' || event.type === 'agent.text.end';
+
+class FileRunLogWriter implements RunLogWriter {
+  readonly statusPath: string;
+  private state: RunState = initialRunState();
+  private readonly events: RunEvent[] = [];
+  private readonly answers: PendingAnswer[] = [];
+  private readonly usedAnswerPaths = new Set<string>();
+  private finalWritten: { relPath: string; content: string } | null = null;
+  private presenterId: string | null = null;
+  private durationMs: number | null = null;
+  /** Event counts at the last successful write, so unchanged big files are not rewritten. */
+  private eventsWritten = -1;
+  private tableWritten = -1;
+  private firstError: Error | null;
+  /** Chains async writes so two never touch the same file at once. */
+  private queue: Promise<void> = Promise.resolve();
+  /** Bumped by flushSync: async writes planned before it hold older content and must not land. */
+  private generation = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly logDir: string,
+    private readonly startedAt: Date,
+    private readonly metadata: RunLogMetadata,
+    initialError: Error | null,
+  ) {
+    this.statusPath = path.join(logDir, LOG_FILES.status);
+    this.firstError = initialError;
+  }
+
+  get writeError(): Error | null {
+    return this.firstError;
+  }
+
+  handle(event: RunEvent): void {
+    try {
+      this.events.push(event);
+      this.state = reduceRunState(this.state, event);
+      if (event.type === 'answer.submitted') this.rememberAnswer(event.agentId, event.ts, event.content);
+      else if (event.type === 'presentation.finished') this.presenterId = event.agentId;
+      else if (event.type === 'run.finished') this.durationMs = event.durationMs;
+
+      if (event.type === 'run.finished') {
+        this.cancelTimer();
+        void this.enqueue(false);
+      } else if (!isTextEvent(event)) {
+        this.scheduleStatus();
+      }
+    } catch (error) {
+      this.recordError(error);
+    }
+  }
+
+  flush(): Promise<void> {
+    this.cancelTimer();
+    return this.enqueue(true);
+  }
+
+  flushSync(): void {
+    this.cancelTimer();
+    this.generation++;
+    try {
+      for (const write of this.plan(true)) {
+        try {
+          writeFileAtomicSync(path.join(this.logDir, write.relPath), write.content);
+          write.done();
+        } catch (error) {
+          this.recordError(error);
+        }
+      }
+    } catch (error) {
+      this.recordError(error);
+    }
+  }
+
+  finalAnswerPath(): string | null {
+    const relPath = this.finalRelPath();
+    return relPath === null ? null : path.join(this.logDir, relPath);
+  }
+
+  private finalRelPath(): string | null {
+    const winner = this.presenterId ?? this.state.winnerId;
+    return winner === null || this.state.finalAnswer === null ? null : finalAnswerRelPath(winner);
+  }
+
+  private rememberAnswer(agentId: string, ts: number, content: string): void {
+    const stamp = formatLogTimestamp(new Date(ts));
+    let relPath = agentAnswerRelPath(agentId, stamp);
+    // Two answers of one agent within a millisecond would otherwise share a folder.
+    for (let n = 2; this.usedAnswerPaths.has(relPath); n++)
+      relPath = agentAnswerRelPath(agentId, `${stamp}_${n}`);
+    this.usedAnswerPaths.add(relPath);
+    this.answers.push({ relPath, content, written: false });
+  }
+
+  private scheduleStatus(): void {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.enqueue(false);
+    }, STATUS_DEBOUNCE_MS);
+    // A pending status write must not keep a finished process alive.
+    this.timer.unref();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private enqueue(full: boolean): Promise<void> {
+    const task = this.queue
+      .then(() => this.writeAsync(full))
+      .catch((error: unknown) => this.recordError(error));
+    this.queue = task;
+    return task;
+  }
+
+  private async writeAsync(full: boolean): Promise<void> {
+    const generation = this.generation;
+    const current = (): boolean => generation === this.generation;
+    for (const write of this.plan(full)) {
+      if (!current()) return;
+      try {
+        if (await writeFileAtomic(path.join(this.logDir, write.relPath), write.content, current))
+          write.done();
+      } catch (error) {
+        this.recordError(error);
+      }
+    }
+  }
+
+  /**
+   * The files to (re)write now, built from memory. A light pass (`full` false) writes answers, the final
+   * answer and status.json; a full pass adds the event log, vote summary, table and metadata.
+   * status.json comes last so the answer file it points to already exists.
+   */
+  private plan(full: boolean): PlannedWrite[] {
+    const writes: PlannedWrite[] = [];
+    for (const answer of this.answers) {
+      if (!answer.written) {
+        writes.push({
+          relPath: answer.relPath,
+          content: answer.content,
+          done: () => (answer.written = true),
+        });
+      }
+    }
+    const finalRelPath = this.finalRelPath();
+    const finalAnswer = this.state.finalAnswer;
+    if (
+      finalRelPath !== null &&
+      finalAnswer !== null &&
+      (this.finalWritten?.relPath !== finalRelPath || this.finalWritten.content !== finalAnswer)
+    ) {
+      const written = { relPath: finalRelPath, content: finalAnswer };
+      writes.push({ ...written, done: () => (this.finalWritten = written) });
+    }
+    if (full) this.planFull(writes);
+    const status = buildStatusDocument(this.state, {
+      startedAt: this.startedAt,
+      now: Date.now(),
+      finalAnswerFile: this.finalAnswerPath(),
+    });
+    writes.push({
+      relPath: LOG_FILES.status,
+      content: `${JSON.stringify(status, null, 2)}\n`,
+      done: () => {},
+    });
+    return writes;
+  }
+
+  private planFull(writes: PlannedWrite[]): void {
+    const count = this.events.length;
+    if (count !== this.eventsWritten) {
+      writes.push({
+        relPath: LOG_FILES.events,
+        content: `${JSON.stringify(this.events, null, 2)}\n`,
+        done: () => (this.eventsWritten = count),
+      });
+    }
+    if (this.state.coordinationEnd !== null || this.state.phase === 'finished') {
+      const vote = buildVoteDocument(this.state);
+      writes.push({ relPath: LOG_FILES.vote, content: `${JSON.stringify(vote, null, 2)}\n`, done: () => {} });
+    }
+    if (count !== this.tableWritten) {
+      writes.push({
+        relPath: LOG_FILES.table,
+        content: formatCoordinationTable(this.events),
+        done: () => (this.tableWritten = count),
+      });
+    }
+    const metadata = buildExecutionMetadata(this.state, {
+      startedAt: this.startedAt,
+      now: Date.now(),
+      durationMs: this.durationMs,
+      finalAnswerFile: this.finalAnswerPath(),
+      metadata: this.metadata,
+    });
+    writes.push({
+      relPath: LOG_FILES.metadata,
+      content: stringify(metadata, { lineWidth: 0 }),
+      done: () => {},
+    });
+  }
+
+  private recordError(error: unknown): void {
+    this.firstError ??= asError(error);
+  }
+}
+
+/**
+ * Creates the run's log folder `<rootDir>/log_<YYYYMMDD_HHMMSS_ffffff>` (suffixed `_2`, `_3`… when taken)
+ * and returns a writer to feed every {@link RunEvent} to. Never rejects: if the folder cannot be created
+ * the writer still works as a no-op that keeps trying, and `writeError` says why.
+ */
+export async function createRunLogWriter(options: RunLogWriterOptions): Promise<RunLogWriter> {
+  const startedAt = options.startedAt ?? new Date();
+  const { logDir, error } = await allocateLogDir(options.rootDir, startedAt);
+  return new FileRunLogWriter(logDir, startedAt, options.metadata, error);
+}

@@ -1,0 +1,70 @@
+import type { CoordinationEndReason, ErrorInfo } from '../types/events.js';
+import { totalUsage, type RunState } from '../types/run-state.js';
+import { toSnakeUsage, type SnakeUsage } from './snake-usage.js';
+
+/** Caller-supplied facts about a run that the event stream does not carry. */
+export interface RunLogMetadata {
+  /** The resolved config, already secret-masked by the caller: it is written verbatim. */
+  config: unknown;
+  /** Versions worth recording, e.g. `{ massgen: '0.1.0', node: 'v20.19.0' }`. */
+  versions: Record<string, string>;
+  /** Anything else to keep with the run; written under `extra`. */
+  extra?: Record<string, unknown>;
+}
+
+/** The shape of `execution_metadata.yaml`. */
+export interface ExecutionMetadataDocument {
+  run_id: string | null;
+  question: string;
+  started_at: string;
+  finished_at: string | null;
+  duration_seconds: number;
+  /** `running` until `run.finished` arrives. */
+  status: string;
+  exit_code: number | null;
+  winner: string | null;
+  winner_label: string | null;
+  coordination_end_reason: CoordinationEndReason | null;
+  final_answer_file: string | null;
+  error: ErrorInfo | null;
+  token_usage: { agents: Record<string, SnakeUsage>; total: SnakeUsage };
+  versions: Record<string, string>;
+  config: unknown;
+  extra: Record<string, unknown>;
+}
+
+/** What {@link buildExecutionMetadata} needs besides the run state. */
+export interface MetadataContext {
+  startedAt: Date;
+  now: number;
+  /** From `run.finished`; preferred over timestamps because the orchestrator measured it. */
+  durationMs: number | null;
+  finalAnswerFile: string | null;
+  metadata: RunLogMetadata;
+}
+
+/** Projects the run state and caller metadata into `execution_metadata.yaml`'s document. Pure. */
+export function buildExecutionMetadata(state: RunState, context: MetadataContext): ExecutionMetadataDocument {
+  const startedMs = state.startedAt ?? context.startedAt.getTime();
+  const durationMs = context.durationMs ?? Math.max(0, (state.finishedAt ?? context.now) - startedMs);
+  const agents: Record<string, SnakeUsage> = {};
+  for (const agent of state.agents) agents[agent.agentId] = toSnakeUsage(agent.usage);
+  return {
+    run_id: state.runId,
+    question: state.question,
+    started_at: new Date(startedMs).toISOString(),
+    finished_at: state.finishedAt === null ? null : new Date(state.finishedAt).toISOString(),
+    duration_seconds: Math.round(durationMs) / 1000,
+    status: state.status ?? 'running',
+    exit_code: state.exitCode,
+    winner: state.winnerId,
+    winner_label: state.winnerLabel,
+    coordination_end_reason: state.coordinationEnd,
+    final_answer_file: context.finalAnswerFile,
+    error: state.error,
+    token_usage: { agents, total: toSnakeUsage(totalUsage(state)) },
+    versions: context.metadata.versions,
+    config: context.metadata.config,
+    extra: context.metadata.extra ?? {},
+  };
+}
