@@ -7,3 +7,4 @@ export {
   type RecordedRequest,
 } from './scripted-backend.js';
 export { EventRecorder } from './event-recorder.js';
+export * from './fake-openai-server.js';
