@@ -1,0 +1,33 @@
+export {
+  AGENT_ID_PATTERN,
+  AgentConfigSchema,
+  BackendConfigSchema,
+  MassGenConfigSchema,
+  OrchestratorConfigSchema,
+  TimeoutConfigSchema,
+  UiConfigSchema,
+  type AgentConfig,
+  type BackendConfig,
+  type MassGenConfig,
+  type MassGenConfigInput,
+  type OrchestratorConfig,
+  type TimeoutConfig,
+  type UiConfig,
+} from './schema.js';
+export {
+  ConfigValidationError,
+  formatDiagnostic,
+  formatDiagnostics,
+  type ConfigDiagnostic,
+} from './diagnostics.js';
+export { parseConfig, type ParseConfigOptions } from './parse-config.js';
+export {
+  loadConfigFile,
+  validateConfigFile,
+  type ConfigValidationResult,
+  type LoadConfigOptions,
+} from './load-config-file.js';
+export { loadDotEnv } from './load-dot-env.js';
+export { interpolateString, type ConfigEnv } from './interpolate-env.js';
+export { maskSecrets, SECRET_KEY_PATTERN } from './mask-secrets.js';
+export { singleAgentConfig, type SingleAgentOptions } from './single-agent-config.js';

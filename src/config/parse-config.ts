@@ -1,0 +1,102 @@
+import { formatPath } from './config-path.js';
+import { deepFreeze } from './deep-freeze.js';
+import { ConfigValidationError, type ConfigDiagnostic, type ConfigProblem } from './diagnostics.js';
+import { interpolateEnv, type ConfigEnv } from './interpolate-env.js';
+import { agentListProblems, MassGenConfigSchema, type MassGenConfig } from './schema.js';
+import { schemaTree } from './schema-keys.js';
+import { DEFAULT_MESSAGE, describeValue, issuesToProblems, withPath } from './zod-issues.js';
+
+export interface ParseConfigOptions {
+  /** Values for `${VAR}` references. */
+  env: ConfigEnv;
+  /** The file name to prefix messages with, when the config came from a file. */
+  source?: string;
+}
+
+/** Finds where a problem sits in the source text (1-based), when the config came from a file. */
+export type ProblemLocator = (problem: ConfigProblem) => { line: number; column: number } | undefined;
+
+export interface CheckConfigOptions extends ParseConfigOptions {
+  locate?: ProblemLocator;
+}
+
+const TREE = schemaTree(MassGenConfigSchema);
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** True when `inner` is `outer` or lies beneath it. */
+const within = (inner: readonly (string | number)[], outer: readonly (string | number)[]): boolean =>
+  outer.length <= inner.length && outer.every((segment, index) => inner[index] === segment);
+
+function toDiagnostics(problems: ConfigProblem[], locate: ProblemLocator | undefined): ConfigDiagnostic[] {
+  const diagnostics = problems.map((problem): ConfigDiagnostic => {
+    const position = locate?.(problem);
+    return {
+      path: formatPath(problem.path),
+      message: problem.message,
+      ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+      ...(position === undefined ? {} : { line: position.line, column: position.column }),
+    };
+  });
+  // File order reads naturally; problems without a position keep their relative order at the end.
+  return diagnostics
+    .map((diagnostic, index) => ({ diagnostic, index }))
+    .sort(
+      (a, b) =>
+        (a.diagnostic.line ?? Infinity) - (b.diagnostic.line ?? Infinity) ||
+        (a.diagnostic.column ?? 0) - (b.diagnostic.column ?? 0) ||
+        a.index - b.index,
+    )
+    .map(({ diagnostic }) => diagnostic);
+}
+
+/**
+ * Validates a parsed config without throwing: every problem is returned. `config` is present
+ * exactly when there are no diagnostics.
+ */
+export function checkConfig(
+  raw: unknown,
+  options: CheckConfigOptions,
+): { config?: MassGenConfig; diagnostics: ConfigDiagnostic[] } {
+  if (!isMapping(raw)) {
+    const message =
+      raw === null || raw === undefined
+        ? 'the config is empty: it needs an "agents:" list or a single "agent:"'
+        : `the config must be a mapping with an "agents:" or "agent:" key at the top level, got ${describeValue(raw)}`;
+    return { diagnostics: [{ path: '', message }] };
+  }
+  const interpolated = interpolateEnv(raw, options.env);
+  const result = MassGenConfigSchema.safeParse(interpolated.value, {
+    error: () => DEFAULT_MESSAGE,
+    reportInput: true,
+  });
+  if (result.success && interpolated.problems.length === 0) {
+    return { config: deepFreeze(result.data), diagnostics: [] };
+  }
+  const envProblems = interpolated.problems;
+  const schemaProblems = result.success
+    ? []
+    : issuesToProblems(result.error.issues, { tree: TREE, data: interpolated.value, raw }).filter(
+        // A value that lost its variable is already reported; its knock-on errors would only confuse.
+        (problem) => !envProblems.some((envProblem) => within(problem.path, envProblem.path)),
+      );
+  // zod skips refinements after some issues (e.g. a non-integer), so run the cross-key checks here too.
+  const seen = new Set(schemaProblems.map((problem) => problem.message));
+  const listProblems = agentListProblems(interpolated.value)
+    .map((problem) => ({ ...problem, message: withPath(problem.path, problem.message) }))
+    .filter((problem) => !seen.has(problem.message));
+  return { diagnostics: toDiagnostics([...envProblems, ...schemaProblems, ...listProblems], options.locate) };
+}
+
+/**
+ * Turns a parsed config (from YAML, JSON or code) into a validated, normalised, deeply frozen
+ * {@link MassGenConfig}: `${VAR}` references are resolved from `options.env`, then the schema is applied.
+ *
+ * @throws {ConfigValidationError} listing every problem; its message describes the first one.
+ */
+export function parseConfig(raw: unknown, options: ParseConfigOptions): MassGenConfig {
+  const { config, diagnostics } = checkConfig(raw, options);
+  if (config === undefined) throw new ConfigValidationError(diagnostics, { source: options.source });
+  return config;
+}

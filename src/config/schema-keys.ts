@@ -1,0 +1,188 @@
+import { closestMatch } from '../util/closest-match.js';
+import { formatPath, type PathSegment } from './config-path.js';
+
+/**
+ * The shape of a zod schema reduced to what key suggestions need: which keys exist where.
+ * Records and scalars are leaves, so open bags (`provider_options`, `headers`) accept anything.
+ */
+export type SchemaNode =
+  | { kind: 'object'; fields: ReadonlyMap<string, SchemaNode> }
+  | { kind: 'array'; element: SchemaNode }
+  | { kind: 'leaf' };
+
+/** The parts of a zod 4 definition we walk; every zod schema exposes its definition on `_zod.def`. */
+interface ZodDefLike {
+  type: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  element?: unknown;
+  options?: readonly unknown[];
+}
+
+const LEAF: SchemaNode = { kind: 'leaf' };
+// Far deeper than the config schema; only guards against a recursive (lazy) schema added later.
+const MAX_DEPTH = 32;
+
+function defOf(schema: unknown): ZodDefLike | undefined {
+  const internals = (schema as { _zod?: { def?: ZodDefLike } } | null | undefined)?._zod;
+  return internals?.def;
+}
+
+/** Walks a zod schema, looking through optional/default/nullable/pipe wrappers, into a {@link SchemaNode}. */
+export function schemaTree(schema: unknown, depth = 0): SchemaNode {
+  const def = defOf(schema);
+  if (def === undefined || depth > MAX_DEPTH) return LEAF;
+  if (def.type === 'object' && def.shape !== undefined) {
+    const fields = new Map<string, SchemaNode>();
+    for (const [key, child] of Object.entries(def.shape)) fields.set(key, schemaTree(child, depth + 1));
+    return { kind: 'object', fields };
+  }
+  if (def.type === 'array' && def.element !== undefined) {
+    return { kind: 'array', element: schemaTree(def.element, depth + 1) };
+  }
+  if (def.type === 'pipe') return schemaTree(def.in, depth + 1);
+  if (def.innerType !== undefined) return schemaTree(def.innerType, depth + 1);
+  if (def.type === 'union' && def.options !== undefined) return mergeObjects(def.options, depth);
+  return LEAF;
+}
+
+/** A union of objects offers the keys of all its members. */
+function mergeObjects(options: readonly unknown[], depth: number): SchemaNode {
+  const fields = new Map<string, SchemaNode>();
+  for (const option of options) {
+    const node = schemaTree(option, depth + 1);
+    if (node.kind === 'object')
+      for (const [key, child] of node.fields) if (!fields.has(key)) fields.set(key, child);
+  }
+  return fields.size === 0 ? LEAF : { kind: 'object', fields };
+}
+
+/** The schema node for a concrete path, or undefined when the path leaves the schema. */
+export function nodeAt(tree: SchemaNode, path: readonly PathSegment[]): SchemaNode | undefined {
+  let node: SchemaNode | undefined = tree;
+  for (const segment of path) {
+    if (node === undefined) return undefined;
+    if (typeof segment === 'number') node = node.kind === 'array' ? node.element : undefined;
+    else node = node.kind === 'object' ? node.fields.get(segment) : undefined;
+  }
+  return node;
+}
+
+/** A schema location; `null` stands for "any array index". */
+type SchemaPath = (string | null)[];
+
+/** Every object in the schema that accepts `key`, as the path of that object. */
+function locationsOf(tree: SchemaNode, key: string): SchemaPath[] {
+  const found: SchemaPath[] = [];
+  const visit = (node: SchemaNode, at: SchemaPath): void => {
+    if (node.kind === 'array') visit(node.element, [...at, null]);
+    if (node.kind !== 'object') return;
+    if (node.fields.has(key)) found.push(at);
+    for (const [name, child] of node.fields) visit(child, [...at, name]);
+  };
+  visit(tree, []);
+  return found;
+}
+
+function allKeys(tree: SchemaNode): Set<string> {
+  const keys = new Set<string>();
+  const visit = (node: SchemaNode): void => {
+    if (node.kind === 'array') visit(node.element);
+    if (node.kind !== 'object') return;
+    for (const [name, child] of node.fields) {
+      keys.add(name);
+      visit(child);
+    }
+  };
+  visit(tree);
+  return keys;
+}
+
+const matches = (schemaSegment: string | null, segment: PathSegment | undefined): boolean =>
+  schemaSegment === null ? typeof segment === 'number' : schemaSegment === segment;
+
+function commonPrefixLength(location: SchemaPath, path: readonly PathSegment[]): number {
+  let length = 0;
+  while (length < location.length && matches(location[length] ?? null, path[length])) length++;
+  return length;
+}
+
+/**
+ * Renders a schema location relative to where the user is: indices shared with `path` are kept
+ * (`agents[0].backend`), any other index is shown as `[]` (`agents[].backend`).
+ */
+function renderLocation(location: SchemaPath, path: readonly PathSegment[]): string {
+  const prefix = commonPrefixLength(location, path);
+  let out = '';
+  location.forEach((segment, index) => {
+    if (segment === null) {
+      out += index < prefix ? `[${String(path[index])}]` : '[]';
+      return;
+    }
+    const piece = formatPath([segment]);
+    out += out === '' || piece.startsWith('[') ? piece : `.${piece}`;
+  });
+  return out === '' ? 'the top level' : out;
+}
+
+/**
+ * The best place for a misplaced key: closest to where the user wrote it, then under a top-level key
+ * the config already uses (so `agent:` configs are not told about `agents[]`), then the shallowest.
+ */
+function bestLocation(
+  tree: SchemaNode,
+  key: string,
+  path: readonly PathSegment[],
+  data: unknown,
+): string | undefined {
+  const root = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const scored = locationsOf(tree, key).map((location) => ({
+    location,
+    prefix: commonPrefixLength(location, path),
+    used: typeof location[0] === 'string' && root[location[0]] !== undefined ? 1 : 0,
+  }));
+  scored.sort((a, b) => b.prefix - a.prefix || b.used - a.used || a.location.length - b.location.length);
+  const best = scored[0];
+  return best === undefined ? undefined : renderLocation(best.location, path);
+}
+
+/** Where a key sits in words: `agents[0].backend`, or `the top level`. */
+export function describeLocation(path: readonly PathSegment[]): string {
+  return path.length === 0 ? 'the top level' : formatPath(path);
+}
+
+/**
+ * Explains an unknown key found in the object at `objectPath`: a near-miss of a key at that level
+ * ("did you mean"), a valid key that belongs elsewhere ("it belongs under"), or the keys allowed there.
+ *
+ * A key that is exactly right but misplaced beats a fuzzy match at the same level: `id` at the top
+ * level is far more likely a misplaced agent id than a typo of `ui`.
+ */
+export function explainUnknownKey(
+  tree: SchemaNode,
+  objectPath: readonly PathSegment[],
+  key: string,
+  data: unknown,
+): { message: string; hint: string | undefined } {
+  const message = `unknown key "${key}" at ${describeLocation(objectPath)}`;
+  const node = nodeAt(tree, objectPath);
+  const here = node?.kind === 'object' ? [...node.fields.keys()] : [];
+  const sameCase = here.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+  if (sameCase !== undefined)
+    return { message, hint: `did you mean "${sameCase}"? (keys are case-sensitive)` };
+
+  const elsewhere = bestLocation(tree, key, objectPath, data);
+  if (elsewhere !== undefined) return { message, hint: `it belongs under ${elsewhere}` };
+
+  const near = closestMatch(key, here);
+  if (near !== undefined) return { message, hint: `did you mean "${near}"?` };
+
+  const nearElsewhere = closestMatch(key, allKeys(tree));
+  if (nearElsewhere !== undefined) {
+    const location = bestLocation(tree, nearElsewhere, objectPath, data);
+    if (location !== undefined)
+      return { message, hint: `did you mean "${nearElsewhere}"? it belongs under ${location}` };
+  }
+  return { message, hint: here.length > 0 ? `valid keys here: ${here.join(', ')}` : undefined };
+}

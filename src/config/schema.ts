@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/**
+ * The config file schema: the single source of truth for keys, types and defaults. Unknown-key
+ * suggestions are computed by walking this schema, so a key added here is picked up everywhere.
+ *
+ * YAML keys stay snake_case in the parsed result too, so what a user reads in an error message is
+ * exactly what they typed.
+ */
+
+/** Ids end up in file names and log lines, so keep them to a safe, readable alphabet. */
+export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export const BackendConfigSchema = z.strictObject({
+  /** Which backend family; the app layer checks it against the backend registry. */
+  type: z.string().min(1, { error: 'must not be empty' }),
+  model: z.string().min(1, { error: 'must not be empty' }),
+  base_url: z.url({ protocol: /^https?$/ }).optional(),
+  api_key: z.string().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.int().positive().optional(),
+  max_retries: z.int().min(0).default(3),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Deliberately open: passed to the provider untouched. */
+  provider_options: z.record(z.string(), z.unknown()).default(() => ({})),
+});
+
+export const AgentConfigSchema = z.strictObject({
+  /** Defaults to `agent_<n>` (1-based position) during normalisation. */
+  id: z
+    .string()
+    .regex(AGENT_ID_PATTERN, {
+      error: 'must start with a letter or digit and contain only letters, digits, "_", "." and "-"',
+    })
+    .optional(),
+  backend: BackendConfigSchema,
+  system_message: z.string().optional(),
+});
+
+export const OrchestratorConfigSchema = z.strictObject({
+  /** null: unlimited. */
+  max_new_answers_per_agent: z.int().positive().nullable().default(null),
+  answer_novelty_requirement: z.enum(['lenient', 'balanced', 'strict']).default('lenient'),
+  max_enforcement_retries: z.int().min(0).default(2),
+  max_agent_failures: z.int().min(1).default(2),
+  on_new_answer: z.enum(['inject', 'restart']).default('inject'),
+  final_presentation: z.enum(['present', 'verbatim']).default('present'),
+  /** Safety cap on model calls in one agent turn. */
+  max_steps_per_turn: z.int().min(1).default(30),
+});
+
+export const TimeoutConfigSchema = z.strictObject({
+  orchestrator_timeout_seconds: z.number().positive().default(1800),
+  agent_turn_timeout_seconds: z.number().positive().default(600),
+});
+
+export const UiConfigSchema = z.strictObject({
+  display_type: z.enum(['rich_terminal', 'simple', 'silent']).default('rich_terminal'),
+  logging_enabled: z.boolean().default(true),
+});
+
+/** The raw top level, before `agent:` is folded into `agents:`. */
+const RawConfigSchema = z.strictObject({
+  agents: z.array(AgentConfigSchema).min(1, { error: 'must list at least one agent' }).optional(),
+  agent: AgentConfigSchema.optional(),
+  // prefault (not default) so the empty object is parsed and its own defaults get filled in.
+  orchestrator: OrchestratorConfigSchema.prefault({}),
+  timeout_settings: TimeoutConfigSchema.prefault({}),
+  ui: UiConfigSchema.prefault({}),
+});
+
+export type BackendConfig = z.output<typeof BackendConfigSchema>;
+/** An agent after normalisation: `id` is always present. */
+export type AgentConfig = Omit<z.output<typeof AgentConfigSchema>, 'id'> & { id: string };
+export type OrchestratorConfig = z.output<typeof OrchestratorConfigSchema>;
+export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
+export type UiConfig = z.output<typeof UiConfigSchema>;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The id an agent entry ends up with; tolerant of invalid entries so it can run alongside other issues. */
+const effectiveId = (entry: unknown, index: number): unknown =>
+  isRecord(entry) && entry.id !== undefined ? entry.id : `agent_${index + 1}`;
+
+/**
+ * Problems zod cannot see field by field: `agent:` vs `agents:` and duplicate ids (after defaulting).
+ * Tolerant of any input, because it also runs when other keys are invalid; exported so the parser can
+ * run it even when zod skips refinements after an aborting issue (such as a non-integer).
+ */
+export function agentListProblems(value: unknown): { path: (string | number)[]; message: string }[] {
+  if (!isRecord(value)) return [];
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  const hasList = value.agents !== undefined;
+  const hasSingle = value.agent !== undefined;
+  if (hasList && hasSingle) {
+    problems.push({
+      path: ['agent'],
+      message: 'use either "agent:" (one agent) or "agents:" (a list), not both',
+    });
+  } else if (!hasList && !hasSingle) {
+    problems.push({ path: [], message: 'no agents: add an "agents:" list or a single "agent:"' });
+  }
+  if (!Array.isArray(value.agents)) return problems;
+  const firstIndexById = new Map<unknown, number>();
+  value.agents.forEach((entry: unknown, index) => {
+    const id = effectiveId(entry, index);
+    const first = firstIndexById.get(id);
+    if (first === undefined) {
+      firstIndexById.set(id, index);
+      return;
+    }
+    problems.push({
+      path: ['agents', index, 'id'],
+      message: `duplicate agent id "${String(id)}" (also used by agents[${first}])`,
+    });
+  });
+  return problems;
+}
+
+/**
+ * The config file as users write it. Parsing yields the normalised {@link MassGenConfig}: `agent:` is
+ * folded into `agents:`, every agent has an id and every default is filled in.
+ */
+export const MassGenConfigSchema = RawConfigSchema.superRefine(
+  (value: unknown, ctx) => {
+    for (const problem of agentListProblems(value)) ctx.addIssue({ code: 'custom', ...problem });
+  },
+  // Run even when other keys are invalid so every problem is reported in one go.
+  { when: () => true },
+).transform(({ agent, agents, ...rest }) => {
+  const list = agents ?? (agent === undefined ? [] : [agent]);
+  const normalised = list.map((entry, index): AgentConfig => ({
+    ...entry,
+    id: entry.id ?? `agent_${index + 1}`,
+  }));
+  return { agents: normalised as [AgentConfig, ...AgentConfig[]], ...rest };
+});
+
+/** The normalised, defaults-filled, deeply frozen configuration. */
+export type MassGenConfig = z.output<typeof MassGenConfigSchema>;
+/** The config as written in a file (before defaults and normalisation). */
+export type MassGenConfigInput = z.input<typeof MassGenConfigSchema>;

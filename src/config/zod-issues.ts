@@ -1,0 +1,173 @@
+import type { z } from 'zod';
+import { closestMatch } from '../util/closest-match.js';
+import { formatPath, valueAt, type PathSegment } from './config-path.js';
+import type { ConfigProblem } from './diagnostics.js';
+import { SECRET_KEY_PATTERN } from './mask-secrets.js';
+import { describeLocation, explainUnknownKey, type SchemaNode } from './schema-keys.js';
+
+/**
+ * Passed as the per-parse error map so that zod's stock messages come back as this marker, while a
+ * message written on the schema itself (which takes precedence) survives. Marked issues get our own
+ * wording, which names the path and the offending value.
+ */
+export const DEFAULT_MESSAGE = '\u0000massgen-default';
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'a mapping',
+  record: 'a mapping',
+  array: 'a list',
+  null: 'null',
+};
+
+const MAX_SHOWN = 40;
+
+/** `string "hot"`, `number 3`, `a list`: enough to recognise the value without dumping it. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') {
+    const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
+    return `string ${JSON.stringify(shown)}`;
+  }
+  return `${typeof value} ${String(value)}`;
+}
+
+interface Context {
+  tree: SchemaNode;
+  /** The config after variable substitution (what zod saw). */
+  data: unknown;
+  /** The config as written, so values that came from the environment are shown as their `${VAR}`. */
+  raw: unknown;
+}
+
+/**
+ * How the offending value is shown. `bare` drops the type word where the expectation already implies
+ * it (`must be at most 2, got 3`). Values under secret-looking keys are described by type only, and
+ * values that came from `${VAR}` are shown as written, so secrets never reach a terminal or CI log.
+ */
+function shown(issue: z.core.$ZodIssue, path: PathSegment[], context: Context, bare = false): string {
+  const written = valueAt(context.raw, path);
+  if (typeof written === 'string' && written.includes('${')) {
+    return `${bare ? '' : 'string '}${JSON.stringify(written)} (after substitution)`;
+  }
+  const value = 'input' in issue && issue.input !== undefined ? issue.input : valueAt(context.data, path);
+  const key = path[path.length - 1];
+  // `max_tokens` matches the pattern but is a count, not a token.
+  if (typeof key === 'string' && SECRET_KEY_PATTERN.test(key) && !key.startsWith('max_')) {
+    return Array.isArray(value) || value === null || typeof value === 'object'
+      ? describeValue(value)
+      : `a ${typeof value}`;
+  }
+  if (bare && (typeof value === 'number' || typeof value === 'string')) {
+    return describeValue(value).replace(/^\w+ /, '');
+  }
+  return describeValue(value);
+}
+
+function bound(
+  issue: { origin: string; inclusive?: boolean },
+  limit: number | bigint,
+  kind: 'min' | 'max',
+): string {
+  if (issue.origin === 'string' && kind === 'min' && Number(limit) === 1) return 'must not be empty';
+  if (issue.origin === 'array' || issue.origin === 'set') {
+    const items = `${String(limit)} item${Number(limit) === 1 ? '' : 's'}`;
+    return kind === 'min' ? `must have at least ${items}` : `must have at most ${items}`;
+  }
+  if (issue.origin === 'string')
+    return `must be ${kind === 'min' ? 'at least' : 'at most'} ${String(limit)} characters`;
+  const inclusive = issue.inclusive !== false;
+  const word =
+    kind === 'min' ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than';
+  return `must be ${word} ${String(limit)}`;
+}
+
+/** Our wording for an issue zod described with a stock message; returns message and optional hint. */
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  path: PathSegment[],
+  context: Context,
+): { text: string; hint?: string } {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const got = shown(issue, path, context);
+      const expected = EXPECTED[issue.expected] ?? `a ${issue.expected}`;
+      const text = `expected ${expected}, got ${got}`;
+      // An empty `key:` in YAML is null, which surprises people.
+      return got === 'null'
+        ? { text, hint: 'an empty "key:" in YAML means null; remove the key or give it a value' }
+        : { text };
+    }
+    case 'invalid_value': {
+      const allowed = issue.values.map((value) => String(value));
+      const got = shown(issue, path, context, true);
+      const input = valueAt(context.data, path);
+      const near = typeof input === 'string' ? closestMatch(input, allowed) : undefined;
+      const text = `invalid value ${got}; allowed: ${allowed.join(', ')}`;
+      return near === undefined ? { text } : { text, hint: `did you mean "${near}"?` };
+    }
+    case 'too_small':
+      return { text: `${bound(issue, issue.minimum, 'min')}, got ${shown(issue, path, context, true)}` };
+    case 'too_big':
+      return { text: `${bound(issue, issue.maximum, 'max')}, got ${shown(issue, path, context, true)}` };
+    case 'invalid_format': {
+      const expected = issue.format === 'url' ? 'an http:// or https:// URL' : `a valid ${issue.format}`;
+      return { text: `expected ${expected}, got ${shown(issue, path, context, true)}` };
+    }
+    case 'not_multiple_of':
+      return { text: `must be a multiple of ${issue.divisor}` };
+    default:
+      return { text: `invalid value ${shown(issue, path, context)}` };
+  }
+}
+
+const isPathSegment = (segment: PropertyKey): segment is PathSegment => typeof segment !== 'symbol';
+
+/** Prefixes a sentence with its path (`agents[0].id: …`); top-level problems stand alone. */
+export function withPath(path: readonly PathSegment[], text: string): string {
+  return path.length === 0 ? text : `${formatPath(path)}: ${text}`;
+}
+
+/** Turns zod issues into problems with complete, user-facing sentences (one per unknown key). */
+export function issuesToProblems(issues: readonly z.core.$ZodIssue[], context: Context): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const issue of issues) {
+    const path = issue.path.filter(isPathSegment);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const { message, hint } = explainUnknownKey(context.tree, path, key, context.data);
+        problems.push({ path: [...path, key], message, ...(hint === undefined ? {} : { hint }), at: 'key' });
+      }
+      continue;
+    }
+    const last = path[path.length - 1];
+    if (
+      issue.code === 'invalid_type' &&
+      typeof last === 'string' &&
+      valueAt(context.data, path) === undefined
+    ) {
+      problems.push({
+        path,
+        message: `missing required key "${last}" at ${describeLocation(path.slice(0, -1))}`,
+      });
+      continue;
+    }
+    if (issue.message !== DEFAULT_MESSAGE) {
+      problems.push({ path, message: withPath(path, issue.message) });
+      continue;
+    }
+    const { text, hint } = describeIssue(issue, path, context);
+    problems.push({
+      path,
+      message: withPath(path, text),
+      ...(hint === undefined ? {} : { hint }),
+    });
+  }
+  return problems;
+}
