@@ -14,5 +14,7 @@ export interface RunResult {
   usage: Record<string, TokenUsage>;
   /** Absolute path of this run's log folder, when logging was on. */
   logDir: string | null;
+  /** Absolute path of the logged final answer (`final/<winner>/answer.txt`), when logged. */
+  answerFile: string | null;
   error?: ErrorInfo;
 }

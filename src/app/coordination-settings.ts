@@ -1,0 +1,22 @@
+import type { MassGenConfig } from '../config/index.js';
+import type { CoordinationSettings } from '../coordination/index.js';
+
+/** Maps the config's snake_case orchestrator and timeout sections to the engine's settings. */
+export function coordinationSettings(
+  config: MassGenConfig,
+  overrides: { orchestratorTimeoutSeconds?: number } = {},
+): CoordinationSettings {
+  const o = config.orchestrator;
+  const t = config.timeout_settings;
+  return {
+    maxNewAnswersPerAgent: o.max_new_answers_per_agent ?? null,
+    answerNoveltyRequirement: o.answer_novelty_requirement,
+    maxEnforcementRetries: o.max_enforcement_retries,
+    maxAgentFailures: o.max_agent_failures,
+    onNewAnswer: o.on_new_answer,
+    finalPresentation: o.final_presentation,
+    maxStepsPerTurn: o.max_steps_per_turn,
+    agentTurnTimeoutMs: t.agent_turn_timeout_seconds * 1000,
+    orchestratorTimeoutMs: (overrides.orchestratorTimeoutSeconds ?? t.orchestrator_timeout_seconds) * 1000,
+  };
+}

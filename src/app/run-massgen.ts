@@ -1,0 +1,194 @@
+import path from 'node:path';
+import { loadConfigFile, loadDotEnv, maskSecrets, parseConfig, type MassGenConfig } from '../config/index.js';
+import { Orchestrator, type AgentSpec, type HistoryTurn } from '../coordination/index.js';
+import { createRunLogWriter, type RunLogWriter } from '../logging/index.js';
+import { CancelledError } from '../types/errors.js';
+import type { RunEvent } from '../types/events.js';
+import type { RunResult } from '../types/run-result.js';
+import { linkedAbortController } from '../util/abort.js';
+import { buildAgentSpecs, secretValues, type Env } from './build-agents.js';
+import { coordinationSettings } from './coordination-settings.js';
+import { runtimeVersions } from './versions.js';
+
+/** Options of {@link prepareRun} and {@link runMassGen}. */
+export interface MassGenOptions {
+  question: string;
+  /** A validated config, a plain config object (validated here), or the path of a YAML/JSON file. */
+  config: MassGenConfig | Record<string, unknown> | string;
+  /** Use these agents instead of building backends from the config (e.g. `ScriptedBackend`s). */
+  agents?: AgentSpec[];
+  /** Working directory: `.env` and `.massgen/` live here. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Environment for `${VAR}` and API keys. Default: the process environment plus `<cwd>/.env`. */
+  env?: Env;
+  signal?: AbortSignal;
+  /** Earlier turns of a multi-turn session. */
+  history?: readonly HistoryTurn[];
+  /** Write `.massgen/massgen_logs/…` (default: the config's `ui.logging_enabled`). */
+  logging?: boolean;
+  /** Folder holding the log folders. Default: `<cwd>/.massgen/massgen_logs`. */
+  logRoot?: string;
+  orchestratorTimeoutSeconds?: number;
+  /** Called for every event, in order. */
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** A run that is ready to start: config validated, backends built, log folder created. */
+export interface PreparedRun {
+  readonly config: MassGenConfig;
+  readonly question: string;
+  /** Absolute log folder, or null with logging off. */
+  readonly logDir: string | null;
+  readonly statusPath: string | null;
+  /** Runs the protocol, yielding its events; logs are written as a side effect. Call once. */
+  stream(): AsyncGenerator<RunEvent, RunResult, undefined>;
+  /** Resolves when the stream has ended and the logs are flushed. */
+  readonly result: Promise<RunResult>;
+  /** Synchronous last-resort log flush for process exit handlers. */
+  flushLogsSync(): void;
+}
+
+function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenConfig {
+  if (typeof options.config === 'string') return loadConfigFile(options.config, { env, cwd });
+  if (Object.isFrozen(options.config) && Array.isArray((options.config as MassGenConfig).agents)) {
+    return options.config as MassGenConfig;
+  }
+  return parseConfig(options.config, { env, source: 'config object' });
+}
+
+/**
+ * Validates the config and builds everything a run needs, without starting it.
+ * Throws a `ConfigError` (exit code 1) for any problem with the input.
+ */
+export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? loadDotEnv(cwd);
+  const config = resolveConfig(options, env, cwd);
+  const agents = options.agents ?? buildAgentSpecs(config, env);
+  const overrides =
+    options.orchestratorTimeoutSeconds === undefined
+      ? {}
+      : { orchestratorTimeoutSeconds: options.orchestratorTimeoutSeconds };
+  const orchestrator = new Orchestrator({ agents, settings: coordinationSettings(config, overrides) });
+
+  const logging = options.logging ?? config.ui.logging_enabled;
+  let writer: RunLogWriter | null = null;
+  if (logging) {
+    writer = await createRunLogWriter({
+      rootDir: options.logRoot ?? path.join(cwd, '.massgen', 'massgen_logs'),
+      metadata: {
+        config: maskSecrets(config, secretValues(config, env)),
+        versions: runtimeVersions(),
+        extra: { cwd },
+      },
+    });
+  }
+
+  let resolveResult!: (result: RunResult) => void;
+  const result = new Promise<RunResult>((resolve) => (resolveResult = resolve));
+  let started = false;
+
+  async function* stream(): AsyncGenerator<RunEvent, RunResult, undefined> {
+    if (started) throw new Error('a prepared run can only be streamed once');
+    started = true;
+    const { controller, dispose } = linkedAbortController(options.signal);
+    const events = orchestrator.run(options.question, {
+      signal: controller.signal,
+      ...(options.history ? { history: options.history } : {}),
+    });
+    let finished: Extract<RunEvent, { type: 'run.finished' }> | null = null;
+    const record = (event: RunEvent) => {
+      writer?.handle(event);
+      if (event.type === 'run.finished') finished = event;
+      options.onEvent?.(event);
+    };
+    // Iterated by hand: a `for await` exit would end the orchestrator's stream before we drain it.
+    const iterator = events[Symbol.asyncIterator]();
+    let consumerLeft = true;
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        record(next.value);
+        yield next.value;
+      }
+      consumerLeft = false;
+    } finally {
+      if (consumerLeft) {
+        // The consumer stopped early (or threw): cancel, but still log the run to its end.
+        controller.abort(new CancelledError());
+        for (let next = await iterator.next(); !next.done; next = await iterator.next())
+          writer?.handle(next.value);
+      }
+      dispose();
+      await writer?.flush();
+      resolveResult(
+        toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),
+      );
+    }
+    return await result;
+  }
+
+  return {
+    config,
+    question: options.question,
+    logDir: writer?.logDir ?? null,
+    statusPath: writer?.statusPath ?? null,
+    stream,
+    result,
+    flushLogsSync: () => writer?.flushSync(),
+  };
+}
+
+function toResult(
+  finished: Extract<RunEvent, { type: 'run.finished' }> | null,
+  question: string,
+  logDir: string | null,
+  answerFile: string | null,
+): RunResult {
+  if (!finished) {
+    return {
+      runId: 'unknown',
+      question,
+      status: 'cancelled',
+      exitCode: 130,
+      winnerId: null,
+      finalAnswer: null,
+      durationMs: 0,
+      usage: {},
+      logDir,
+      answerFile: null,
+      error: { code: 'cancelled', message: 'the run was stopped before it finished' },
+    };
+  }
+  return {
+    runId: finished.runId,
+    question,
+    status: finished.status,
+    exitCode: finished.exitCode,
+    winnerId: finished.winnerId,
+    finalAnswer: finished.finalAnswer,
+    durationMs: finished.durationMs,
+    usage: finished.usage,
+    logDir,
+    answerFile: finished.finalAnswer === null ? null : answerFile,
+    ...(finished.error ? { error: finished.error } : {}),
+  };
+}
+
+/**
+ * Runs massgen on one question and resolves with the result (never rejects for run failures: look
+ * at `status` and `exitCode`; rejects with a `ConfigError` for bad input).
+ *
+ * @example
+ * ```ts
+ * import { runMassGen } from 'massgen';
+ * const result = await runMassGen({ config: 'team.yaml', question: 'What is 2+2?' });
+ * console.log(result.winnerId, result.finalAnswer);
+ * ```
+ */
+export async function runMassGen(options: MassGenOptions): Promise<RunResult> {
+  const run = await prepareRun(options);
+  for await (const _event of run.stream()) {
+    // Events reach options.onEvent and the log writer inside the stream.
+  }
+  return run.result;
+}

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import {
+  loadDotEnv,
+  validateConfigFile,
+  type ConfigDiagnostic,
+  type MassGenConfig,
+} from '../config/index.js';
+import { ConfigError } from '../types/errors.js';
+import { resolveBackendSettings, type Env } from './build-agents.js';
+
+export interface ValidationReport {
+  file: string;
+  valid: boolean;
+  errors: ConfigDiagnostic[];
+  /** Problems that do not make the file invalid but will stop a run here (e.g. an unset API key). */
+  warnings: ConfigDiagnostic[];
+  agents: { id: string; backend: string; model: string }[];
+}
+
+/**
+ * What `massgen --validate FILE` reports: schema problems, then what only the app can check
+ * (backend types exist, API keys are available in this environment).
+ */
+export function validateConfig(file: string, options: { cwd?: string; env?: Env } = {}): ValidationReport {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? loadDotEnv(cwd);
+  const result = validateConfigFile(file, { cwd, env });
+  const report: ValidationReport = {
+    file: path.resolve(cwd, file),
+    valid: result.valid,
+    errors: [...result.diagnostics],
+    warnings: [],
+    agents: [],
+  };
+  if (!result.config) return report;
+  const config: MassGenConfig = result.config;
+  report.agents = config.agents.map((a) => ({ id: a.id, backend: a.backend.type, model: a.backend.model }));
+  // Check agents one by one so every problem is reported, not just the first.
+  config.agents.forEach((agent, index) => {
+    try {
+      resolveBackendSettings({ ...config, agents: [agent] }, env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const diagnostic: ConfigDiagnostic = {
+        path: (error.path ?? '').replace(/^agents\[0\]/, `agents[${index}]`),
+        message: error.message.replace(/^agents\[0\]/, `agents[${index}]`),
+        ...(error.hint ? { hint: error.hint } : {}),
+      };
+      if (/API key/.test(error.message)) report.warnings.push(diagnostic);
+      else report.errors.push(diagnostic);
+    }
+  });
+  report.valid = report.errors.length === 0;
+  return report;
+}

@@ -1,0 +1,38 @@
+import type { RunEvent } from '../types/events.js';
+import type { RunResult } from '../types/run-result.js';
+import { oneLine, truncate } from '../util/text.js';
+import type { Write } from './plain-display.js';
+
+/**
+ * The `--automation` view: quiet, one `KEY: value` per line, for scripts and coding agents.
+ * `LOG_DIR` and `STATUS` are always printed first so a caller can watch `status.json` live.
+ */
+export function printAutomationHeader(
+  write: Write,
+  info: { logDir: string | null; statusPath: string | null; question: string },
+): void {
+  write(`LOG_DIR: ${info.logDir ?? '-'}\n`);
+  write(`STATUS: ${info.statusPath ?? '-'}\n`);
+  write(`QUESTION: ${oneLine(info.question)}\n`);
+}
+
+export function createAutomationDisplay(write: Write) {
+  return (event: RunEvent): void => {
+    if (event.type === 'agent.dropped') write(`AGENT_DROPPED: ${event.agentId}: ${oneLine(event.reason)}\n`);
+  };
+}
+
+export function printAutomationFooter(write: Write, result: RunResult, agentCount: number): void {
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  if (result.status === 'completed') {
+    write(`WINNER: ${result.winnerId}\n`);
+    write(`ANSWER_FILE: ${result.answerFile ?? '-'}\n`);
+    write(`DURATION: ${seconds}\n`);
+    write(`ANSWER_PREVIEW: ${truncate(oneLine(result.finalAnswer ?? ''), 200)}\n`);
+    write(`COMPLETED: ${agentCount} agents, ${seconds}s total\n`);
+  } else {
+    write(`STATUS_RESULT: ${result.status}\n`);
+    write(`DURATION: ${seconds}\n`);
+    write(`ERROR: ${oneLine(result.error?.message ?? result.status)}\n`);
+  }
+}

@@ -1,0 +1,185 @@
+import { CommanderError } from 'commander';
+import {
+  ConfigValidationError,
+  formatDiagnostics,
+  prepareRun,
+  singleAgentConfig,
+  validateConfig,
+  type MassGenConfig,
+  type PreparedRun,
+} from '../app/index.js';
+import { CancelledError, ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+import type { RunEvent } from '../types/events.js';
+import {
+  createAutomationDisplay,
+  printAutomationFooter,
+  printAutomationHeader,
+} from './automation-display.js';
+import { createPlainDisplay, type Write } from './plain-display.js';
+import { parseCli, type CliOptions } from './program.js';
+import { printValidationReport } from './validate-command.js';
+
+export interface CliIo {
+  stdout: Write;
+  stderr: Write;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Ctrl-C and SIGTERM arrive here; the CLI cancels the run and still flushes its logs. */
+  signal?: AbortSignal;
+}
+
+class UsageError extends MassGenError {
+  constructor(message: string, hint?: string) {
+    super('usage_error', message, hint ? { hint } : {});
+  }
+}
+
+function printError(io: CliIo, error: unknown, debug: boolean): void {
+  io.stderr(`massgen: error: ${describeError(error)}\n`);
+  if (error instanceof ConfigValidationError && error.diagnostics.length > 1) {
+    io.stderr(`${formatDiagnostics(error.diagnostics, error.source)}\n`);
+  }
+  if (error instanceof MassGenError && error.hint) io.stderr(`hint: ${error.hint}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+}
+
+function configFrom(options: CliOptions): MassGenConfig | string {
+  if (options.config) {
+    if (options.backend || options.model) {
+      throw new UsageError('use either --config or --backend/--model, not both');
+    }
+    return options.config;
+  }
+  if (options.backend || options.model) {
+    if (!options.backend)
+      throw new UsageError('--model needs --backend', 'e.g. --backend chatcompletion --model gpt-4o-mini');
+    if (!options.model)
+      throw new UsageError('--backend needs --model', `e.g. --backend ${options.backend} --model <name>`);
+    return singleAgentConfig({
+      backendType: options.backend,
+      model: options.model,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
+    });
+  }
+  throw new UsageError(
+    'no agents configured: pass --config FILE, or --backend TYPE --model NAME',
+    'run `massgen --help` for examples',
+  );
+}
+
+/** Runs the CLI and returns the process exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCli(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return ExitCode.success; // --help, --version
+      io.stderr(`massgen: error: ${error.message.replace(/^error: /, '')}\n`);
+      return ExitCode.config;
+    }
+    printError(io, error, false);
+    return ExitCode.config;
+  }
+  // The AI SDK prints provider warnings to the console; only --debug wants them.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = options.debug;
+
+  if (options.validate) {
+    try {
+      const report = validateConfig(options.validate, { cwd: io.cwd, env: io.env });
+      printValidationReport(io.stdout, report, options.json);
+      return report.valid ? ExitCode.success : ExitCode.config;
+    } catch (error) {
+      printError(io, error, options.debug);
+      return ExitCode.config;
+    }
+  }
+
+  let prepared: PreparedRun;
+  try {
+    if (!options.question?.trim())
+      throw new UsageError('no question given', 'usage: massgen --config FILE "your question"');
+    prepared = await prepareRun({
+      question: options.question,
+      config: configFrom(options),
+      cwd: io.cwd,
+      env: io.env,
+      ...(options.logs ? {} : { logging: false }),
+      ...(options.orchestratorTimeout === undefined
+        ? {}
+        : { orchestratorTimeoutSeconds: options.orchestratorTimeout }),
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+  } catch (error) {
+    printError(io, error, options.debug);
+    return exitCodeForError(error);
+  }
+  activeRun = prepared;
+
+  const views: ((event: RunEvent) => void)[] = [];
+  if (options.automation) {
+    printAutomationHeader(io.stdout, prepared);
+    views.push(createAutomationDisplay(io.stdout));
+  } else {
+    // The live terminal UI arrives in a later release; plain text is the display for now.
+    views.push(createPlainDisplay(io.stdout, { showReasoning: options.debug }));
+  }
+  if (options.debug) {
+    views.push((event) => {
+      if (event.type !== 'agent.text.delta') io.stderr(`[event] ${JSON.stringify(event)}\n`);
+    });
+  }
+
+  try {
+    for await (const event of prepared.stream()) for (const view of views) view(event);
+  } catch (error) {
+    printError(io, error, options.debug);
+  }
+  const result = await prepared.result;
+  activeRun = null;
+  if (options.automation) printAutomationFooter(io.stdout, result, prepared.config.agents.length);
+  else if (result.logDir) io.stdout(`Logs: ${result.logDir}\n`);
+  if (result.status !== 'completed' && result.error && !options.automation) {
+    const prefix =
+      result.status === 'cancelled' ? 'cancelled' : result.status === 'timeout' ? 'timed out' : 'run failed';
+    io.stderr(`massgen: ${prefix}: ${result.error.message}\n`);
+  }
+  return result.exitCode;
+}
+
+/** The run in progress, so process-level handlers can flush its logs synchronously. */
+let activeRun: PreparedRun | null = null;
+
+/** Entry point of the `massgen` binary: wires the real process to {@link runCli}. */
+export async function main(): Promise<void> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write(
+        `\nmassgen: ${signal} received — cancelling and writing logs (press Ctrl-C again to quit at once)\n`,
+      );
+      controller.abort(new CancelledError(`interrupted by ${signal}`));
+    } else {
+      activeRun?.flushLogsSync();
+      process.exit(ExitCode.interrupted);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('uncaughtException', (error) => {
+    activeRun?.flushLogsSync();
+    process.stderr.write(`massgen: internal error: ${describeError(error)}\n${error.stack ?? ''}\n`);
+    process.exit(ExitCode.runFailed);
+  });
+  const code = await runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    signal: controller.signal,
+  });
+  process.exitCode = code;
+}

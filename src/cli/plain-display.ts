@@ -1,0 +1,139 @@
+import type { RunEvent } from '../types/events.js';
+import { oneLine, truncate } from '../util/text.js';
+
+export type Write = (text: string) => void;
+
+/**
+ * The `--no-display` view: plain streaming text, each agent's lines prefixed by its id, then the
+ * final answer. A view only: it formats events and keeps no coordination logic.
+ */
+export function createPlainDisplay(write: Write, options: { showReasoning?: boolean } = {}) {
+  const partial = new Map<string, string>();
+  let presentingStreamed = false;
+
+  const line = (agentId: string, text: string) => write(`[${agentId}] ${text}\n`);
+  const flushPartial = (agentId: string) => {
+    const rest = partial.get(agentId);
+    if (rest) line(agentId, rest);
+    partial.delete(agentId);
+  };
+
+  return (event: RunEvent): void => {
+    switch (event.type) {
+      case 'run.started':
+        write(`Question: ${oneLine(event.question)}\n`);
+        write(
+          `Agents: ${event.agents.map((a) => `${a.agentId} (${a.backendType}/${a.model})`).join(', ')}\n\n`,
+        );
+        return;
+      case 'agent.text.delta': {
+        if (event.kind === 'reasoning' && !options.showReasoning) return;
+        if (event.phase === 'presentation') {
+          presentingStreamed = true;
+          write(event.text);
+          return;
+        }
+        const lines = ((partial.get(event.agentId) ?? '') + event.text).split('\n');
+        partial.set(event.agentId, lines.pop() ?? '');
+        for (const text of lines) line(event.agentId, text);
+        return;
+      }
+      case 'agent.text.end':
+        if (event.phase === 'coordination') flushPartial(event.agentId);
+        return;
+      case 'agent.step.retrying':
+        flushPartial(event.agentId);
+        line(
+          event.agentId,
+          `… retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.error.message}`,
+        );
+        return;
+      case 'tool.call.started':
+        if (event.phase === 'coordination') {
+          line(
+            event.agentId,
+            `⚙ ${event.toolName} ${truncate(oneLine(JSON.stringify(event.arguments) ?? ''), 100)}`,
+          );
+        }
+        return;
+      case 'workflow.rejected':
+        line(
+          event.agentId,
+          `⚠ ${event.toolName ?? 'no workflow call'} refused (${event.retriesLeft} retries left): ${truncate(oneLine(event.reason), 160)}`,
+        );
+        return;
+      case 'answer.submitted':
+        flushPartial(event.agentId);
+        line(event.agentId, `✔ new answer ${event.label}: ${truncate(oneLine(event.content), 120)}`);
+        return;
+      case 'vote.cast':
+        line(
+          event.agentId,
+          event.counted
+            ? `✔ vote → ${event.targetLabel} (${event.targetAgentId}): ${truncate(oneLine(event.reason), 120)}`
+            : `↻ vote for ${event.targetLabel} not counted: the answers changed`,
+        );
+        return;
+      case 'agent.update.injected':
+        line(event.agentId, `↻ update received: ${event.labels.join(', ')}`);
+        return;
+      case 'agent.turn.restarted':
+        partial.delete(event.agentId);
+        line(event.agentId, `↻ restarted: ${event.reason}`);
+        return;
+      case 'agent.turn.finished':
+        if (event.outcome === 'failed')
+          line(event.agentId, `✖ turn failed: ${event.error?.message ?? 'unknown error'}`);
+        return;
+      case 'agent.dropped':
+        line(event.agentId, `✖ dropped: ${event.reason}`);
+        return;
+      case 'coordination.finished': {
+        const tallies = Object.entries(event.tallies)
+          .map(([id, n]) => `${id} ${n}`)
+          .join(', ');
+        const why = event.reason === 'timeout' ? ' (orchestrator timeout)' : '';
+        if (event.winnerId)
+          write(`\nWinner: ${event.winnerId}${why}${tallies ? ` — votes: ${tallies}` : ''}\n`);
+        return;
+      }
+      case 'presentation.started':
+        presentingStreamed = false;
+        write(`\n=== Final answer (${event.agentId}) ===\n`);
+        return;
+      case 'presentation.finished':
+        if (!presentingStreamed || event.fallback) {
+          if (event.fallback && presentingStreamed)
+            write('\n(presentation failed — the stored answer follows)\n');
+          write(event.content);
+        }
+        write('\n');
+        return;
+      case 'run.finished':
+        write(`\n${summaryLine(event)}\n`);
+        return;
+      default:
+        return;
+    }
+  };
+}
+
+/** One line describing how the run ended. */
+export function summaryLine(event: Extract<RunEvent, { type: 'run.finished' }>): string {
+  const seconds = (event.durationMs / 1000).toFixed(1);
+  const usage = Object.values(event.usage).reduce(
+    (sum, u) => ({ input: sum.input + u.inputTokens, output: sum.output + u.outputTokens }),
+    { input: 0, output: 0 },
+  );
+  const tokens = `${usage.input} in / ${usage.output} out tokens`;
+  switch (event.status) {
+    case 'completed':
+      return `✔ Completed in ${seconds}s — winner ${event.winnerId} — ${tokens}`;
+    case 'timeout':
+      return `✖ Timed out after ${seconds}s with no answer`;
+    case 'cancelled':
+      return `✖ Cancelled after ${seconds}s`;
+    case 'failed':
+      return `✖ Failed after ${seconds}s: ${event.error?.message ?? 'unknown error'}`;
+  }
+}

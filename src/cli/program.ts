@@ -1,0 +1,79 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { backendTypes, massgenVersion } from '../app/index.js';
+
+/** Parsed command line. */
+export interface CliOptions {
+  question: string | undefined;
+  config?: string;
+  backend?: string;
+  model?: string;
+  baseUrl?: string;
+  systemMessage?: string;
+  display: boolean;
+  automation: boolean;
+  debug: boolean;
+  logs: boolean;
+  orchestratorTimeout?: number;
+  validate?: string;
+  json: boolean;
+}
+
+const positiveSeconds = (value: string): number => {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new InvalidArgumentError('expected a positive number of seconds');
+  return seconds;
+};
+
+const examples = `
+Examples:
+  $ massgen --config team.yaml "What are the trade-offs of CRDTs vs OT?"
+  $ massgen --backend chatcompletion --model gpt-4o-mini "Summarise RFC 9110 in one paragraph"
+  $ massgen --backend chatcompletion --model llama3 --base-url http://localhost:11434/v1 "Hi"
+  $ massgen --config team.yaml --automation "question"   # machine-readable output
+  $ massgen --validate team.yaml [--json]
+
+Exit codes: 0 success, 1 configuration or usage error, 2 run failed,
+            3 timed out with no answer, 130 interrupted.
+Logs: .massgen/massgen_logs/log_<timestamp>/ in the working directory.`;
+
+/** Builds the commander program. Parsing errors surface as exceptions (see `exitOverride`). */
+export function buildProgram(): Command {
+  return new Command('massgen')
+    .description(
+      "Several AI agents attack the same question in parallel, see each other's answers, and vote on the best.",
+    )
+    .version(massgenVersion(), '-V, --version')
+    .argument('[question...]', 'the question to answer')
+    .option('-c, --config <file>', 'YAML (or JSON) config file with `agent:` or `agents:`')
+    .addOption(
+      new Option('--backend <type>', 'backend type for a one-agent run without a config file').choices(
+        backendTypes(),
+      ),
+    )
+    .option('--model <name>', 'model name for --backend')
+    .option('--base-url <url>', 'API base URL for --backend')
+    .option('--system-message <text>', 'system message for --backend')
+    .option(
+      '--no-display',
+      "plain streaming text: each agent's output prefixed by its id, then the final answer",
+    )
+    .option('--automation', 'quiet, machine-readable output (LOG_DIR, STATUS, WINNER, ANSWER_FILE, …)', false)
+    .option('--debug', 'print stack traces, provider warnings and every event to stderr', false)
+    .option('--no-logs', 'do not write .massgen/massgen_logs')
+    .option('--orchestrator-timeout <seconds>', 'stop coordination after this many seconds', positiveSeconds)
+    .option('--validate <file>', 'check a config file without running it')
+    .option('--json', 'with --validate: print the report as JSON', false)
+    .addHelpText('after', examples)
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
+    .showSuggestionAfterError(true);
+}
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  const program = buildProgram();
+  program.parse([...argv], { from: 'user' });
+  const opts = program.opts<Omit<CliOptions, 'question'>>();
+  const words = program.args;
+  return { ...opts, question: words.length > 0 ? words.join(' ') : undefined };
+}

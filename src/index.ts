@@ -1,0 +1,35 @@
+/**
+ * massgen — multi-agent scaling for LLMs. The public library surface.
+ * @packageDocumentation
+ */
+export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './app/run-massgen.js';
+export { validateConfig, type ValidationReport } from './app/validate.js';
+export {
+  Orchestrator,
+  defaultCoordinationSettings,
+  type AgentSpec,
+  type Clock,
+  type CoordinationSettings,
+  type HistoryTurn,
+  type OrchestratorOptions,
+  type RunOptions,
+} from './coordination/index.js';
+export {
+  loadConfigFile,
+  parseConfig,
+  validateConfigFile,
+  ConfigValidationError,
+  MassGenConfigSchema,
+  type MassGenConfig,
+  type AgentConfig,
+  type BackendConfig,
+  type ConfigDiagnostic,
+} from './config/index.js';
+export {
+  backendFactories,
+  findBackendFactory,
+  backendTypes,
+  createLanguageModelBackend,
+} from './backends/index.js';
+export { createRunLogWriter, type RunLogWriter } from './logging/index.js';
+export * from './types/index.js';
