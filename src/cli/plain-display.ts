@@ -74,6 +74,9 @@ export function createPlainDisplay(write: Write, options: { showReasoning?: bool
             : `↻ vote for ${event.targetLabel} not counted: the answers changed`,
         );
         return;
+      case 'votes.reset':
+        write(`── ${event.causedBy} is new: votes of ${event.clearedVoters.join(', ')} reset ──\n`);
+        return;
       case 'agent.update.injected':
         line(event.agentId, `↻ update received: ${event.labels.join(', ')}`);
         return;
