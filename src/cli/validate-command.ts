@@ -12,7 +12,9 @@ export function printValidationReport(write: Write, report: ValidationReport, js
     write(`✔ ${report.file} is valid: ${report.agents.length} agent(s)\n`);
     for (const a of report.agents) write(`  - ${a.id}: ${a.backend} / ${a.model}\n`);
   } else {
-    write(`✖ ${report.file} has ${report.errors.length} problem(s):\n${formatDiagnostics(report.errors)}\n`);
+    write(
+      `✖ ${report.file} has ${report.errors.length} problem(s):\n${formatDiagnostics(report.errors, report.file)}\n`,
+    );
   }
-  if (report.warnings.length > 0) write(`warnings:\n${formatDiagnostics(report.warnings)}\n`);
+  if (report.warnings.length > 0) write(`warnings:\n${formatDiagnostics(report.warnings, report.file)}\n`);
 }

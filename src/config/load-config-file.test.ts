@@ -139,13 +139,8 @@ orchestrator:
 `,
     );
     const error = errorOf(() => loadConfigFile('config.yaml', { env: {}, cwd: dir }));
+    // The typo's "did you mean" replaces the echo "missing required key model".
     expect(error.diagnostics).toEqual([
-      {
-        path: 'agents[0].backend.model',
-        message: 'missing required key "model" at agents[0].backend',
-        line: 4,
-        column: 7,
-      },
       {
         path: 'agents[0].backend.modle',
         message: 'unknown key "modle" at agents[0].backend',
@@ -168,7 +163,7 @@ orchestrator:
       },
     ]);
     expect(error.message).toBe(
-      'config.yaml:4:7: missing required key "model" at agents[0].backend (and 3 more problems)',
+      'config.yaml:5:7: unknown key "modle" at agents[0].backend — did you mean "model"? (and 2 more problems)',
     );
   });
 

@@ -169,5 +169,23 @@ export function issuesToProblems(issues: readonly z.core.$ZodIssue[], context: C
       ...(hint === undefined ? {} : { hint }),
     });
   }
-  return problems;
+  return withoutTypoEchoes(problems);
+}
+
+/**
+ * A misspelt required key (`modle`) also makes zod report the real key as missing. The typo's
+ * "did you mean" says it all, so the echo is dropped and the useful line comes first.
+ */
+function withoutTypoEchoes(problems: ConfigProblem[]): ConfigProblem[] {
+  const suggested = new Set(
+    problems
+      .filter((p) => p.at === 'key' && p.hint !== undefined)
+      .flatMap((p) => {
+        const match = /did you mean "([^"]+)"/.exec(p.hint ?? '');
+        return match ? [formatPath([...p.path.slice(0, -1), match[1] as string])] : [];
+      }),
+  );
+  return problems.filter(
+    (p) => !(p.message.startsWith('missing required key') && suggested.has(formatPath(p.path))),
+  );
 }
