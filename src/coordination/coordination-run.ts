@@ -5,6 +5,7 @@ import type {
   RunEvent,
   RunEventInput,
   RunStatus,
+  TurnOutcome,
 } from '../types/events.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
 import { linkedAbortController } from '../util/abort.js';
@@ -194,8 +195,6 @@ export class CoordinationRun implements RunContext {
     agent.inFlight = true;
     agent.turns++;
     const turn = agent.turns;
-    const agentId = agent.spec.id;
-    const started = this.clock.now();
     const { controller, dispose } = linkedAbortController(this.runAbort.signal);
     this.turnControllers.set(agent.index, controller);
     const limitMs = this.settings.agentTurnTimeoutMs;
@@ -207,16 +206,7 @@ export class CoordinationRun implements RunContext {
             limitMs,
           );
 
-    const finished = (outcome: 'answered' | 'voted' | 'failed' | 'aborted', error?: ErrorInfo) =>
-      this.emit({
-        type: 'agent.turn.finished',
-        agentId,
-        turn,
-        outcome,
-        durationMs: Math.max(0, this.clock.now() - started),
-        consecutiveFailures: agent.consecutiveFailures,
-        ...(error ? { error } : {}),
-      });
+    const finished = this.turnFinisher(agent, turn);
 
     const promise = runCoordinationTurn(this, agent.index, turn, controller.signal)
       .then(
@@ -243,6 +233,21 @@ export class CoordinationRun implements RunContext {
         this.wake();
       });
     this.turnPromises.add(promise);
+  }
+
+  /** Emits `agent.turn.finished` for one turn, timed from now. */
+  private turnFinisher(agent: AgentRuntime, turn: number) {
+    const started = this.clock.now();
+    return (outcome: TurnOutcome, error?: ErrorInfo) =>
+      this.emit({
+        type: 'agent.turn.finished',
+        agentId: agent.spec.id,
+        turn,
+        outcome,
+        durationMs: Math.max(0, this.clock.now() - started),
+        consecutiveFailures: agent.consecutiveFailures,
+        ...(error ? { error } : {}),
+      });
   }
 
   private recordFailure(
@@ -354,19 +359,9 @@ export class CoordinationRun implements RunContext {
       if (this.stopReason === 'cancelled') throw new CancelledError();
       agent.turns++;
       const turn = agent.turns;
-      const started = this.clock.now();
       this.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: [] });
       this.emit({ type: 'presentation.started', agentId, mode: 'present' });
-      const finished = (outcome: 'answered' | 'failed' | 'aborted', error?: ErrorInfo) =>
-        this.emit({
-          type: 'agent.turn.finished',
-          agentId,
-          turn,
-          outcome,
-          durationMs: Math.max(0, this.clock.now() - started),
-          consecutiveFailures: agent.consecutiveFailures,
-          ...(error ? { error } : {}),
-        });
+      const finished = this.turnFinisher(agent, turn);
       try {
         const text = await this.withPresentationTimeout(
           (signal) =>
