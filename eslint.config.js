@@ -2,20 +2,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Layer rules from docs/architecture.md: dependencies point downward only. */
-const layer = (from, forbidden, message) => ({
-  files: [`src/${from}/**/*.ts`],
-  ignores: ['**/*.test.ts'],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: forbidden.map((dir) => ({ group: [`**/${dir}/*`, `**/${dir}`], message })),
-      },
-    ],
-  },
-});
-
+const folders = [
+  'util',
+  'types',
+  'coordination',
+  'backends',
+  'tools',
+  'workspace',
+  'config',
+  'logging',
+  'app',
+  'cli',
+  'tui',
+  'server',
+  'testing',
+];
 const io = [
   'node:fs',
   'node:fs/promises',
@@ -26,6 +27,39 @@ const io = [
   'fs',
   'child_process',
 ];
+
+/**
+ * Layer rules from docs/architecture.md: `src/<from>` may import only the folders in `allowed`
+ * (dependencies point downward). `pure` layers also get no I/O modules and no `process`.
+ */
+const layer = (from, allowed, { pure = false } = {}) => ({
+  files: [`src/${from}/**/*.ts`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: pure
+          ? io.map((name) => ({ name, message: `${from} is pure: no file, network or process access` }))
+          : [],
+        patterns: folders
+          .filter((dir) => dir !== from && !allowed.includes(dir))
+          .map((dir) => ({
+            group: [`**/${dir}/*`, `**/${dir}`],
+            message: `${from} may import only: ${allowed.join(', ') || 'nothing internal'}`,
+          })),
+      },
+    ],
+    ...(pure
+      ? {
+          'no-restricted-globals': [
+            'error',
+            { name: 'process', message: `${from} receives everything through interfaces` },
+          ],
+        }
+      : {}),
+  },
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.massgen/**', 'bench/results/**'] },
@@ -48,103 +82,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  layer(
-    'util',
-    [
-      'types',
-      'coordination',
-      'backends',
-      'tools',
-      'workspace',
-      'config',
-      'logging',
-      'app',
-      'cli',
-      'tui',
-      'server',
-      'testing',
-    ],
-    'util imports nothing internal',
-  ),
-  layer(
-    'types',
-    [
-      'coordination',
-      'backends',
-      'tools',
-      'workspace',
-      'config',
-      'logging',
-      'app',
-      'cli',
-      'tui',
-      'server',
-      'testing',
-    ],
-    'types may import util only',
-  ),
-  {
-    files: ['src/coordination/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: io.map((name) => ({
-            name,
-            message: 'coordination is pure: no file, network or process access',
-          })),
-          patterns: [
-            'backends',
-            'tools',
-            'workspace',
-            'config',
-            'logging',
-            'app',
-            'cli',
-            'tui',
-            'server',
-            'testing',
-          ].map((dir) => ({
-            group: [`**/${dir}/*`, `**/${dir}`],
-            message: 'coordination may import types and util only',
-          })),
-        },
-      ],
-      'no-restricted-globals': [
-        'error',
-        { name: 'process', message: 'coordination receives everything through interfaces' },
-      ],
-    },
-  },
-  layer(
-    'backends',
-    ['coordination', 'tools', 'workspace', 'config', 'logging', 'app', 'cli', 'tui', 'server', 'testing'],
-    'backends may import types and util only',
-  ),
-  layer(
-    'tools',
-    ['coordination', 'backends', 'workspace', 'config', 'logging', 'app', 'cli', 'tui', 'server', 'testing'],
-    'tools may import types and util only',
-  ),
-  layer(
-    'config',
-    ['coordination', 'backends', 'tools', 'workspace', 'logging', 'app', 'cli', 'tui', 'server', 'testing'],
-    'config may import types and util only',
-  ),
-  layer(
-    'logging',
-    ['coordination', 'backends', 'tools', 'workspace', 'config', 'app', 'cli', 'tui', 'server', 'testing'],
-    'logging may import types and util only',
-  ),
-  layer(
-    'testing',
-    ['backends', 'tools', 'workspace', 'config', 'logging', 'app', 'cli', 'tui', 'server'],
-    'testing may import types, coordination and util',
-  ),
-  layer(
-    'cli',
-    ['coordination', 'backends', 'tools', 'workspace', 'config', 'logging'],
-    'front ends go through app and types',
-  ),
+  layer('util', []),
+  layer('types', ['util']),
+  layer('coordination', ['types', 'util'], { pure: true }),
+  layer('backends', ['types', 'util']),
+  layer('tools', ['types', 'util']),
+  layer('workspace', ['types', 'util']),
+  layer('config', ['types', 'util']),
+  layer('logging', ['types', 'util']),
+  layer('testing', ['types', 'coordination', 'util']),
+  layer('app', ['util', 'types', 'coordination', 'backends', 'tools', 'workspace', 'config', 'logging']),
+  layer('cli', ['app', 'types', 'util']),
 );
