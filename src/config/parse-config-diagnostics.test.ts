@@ -1,22 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigValidationError, type ConfigDiagnostic } from './diagnostics.js';
-import { parseConfig } from './parse-config.js';
-
-const backend = { type: 'chatcompletion', model: 'gpt-4o-mini' };
-
-function diagnosticsOf(raw: unknown, env: Record<string, string> = {}): ConfigDiagnostic[] {
-  try {
-    parseConfig(raw, { env });
-  } catch (error) {
-    if (error instanceof ConfigValidationError) return error.diagnostics;
-    throw error;
-  }
-  throw new Error('expected the config to be rejected');
-}
-
-function messagesOf(raw: unknown, env: Record<string, string> = {}): string[] {
-  return diagnosticsOf(raw, env).map((d) => (d.hint === undefined ? d.message : `${d.message} — ${d.hint}`));
-}
+import { backend, diagnosticsOf, messagesOf } from './config.test-support.js';
 
 describe('parseConfig: unknown keys', () => {
   it('suggests the closest key at the same level, at several depths', () => {
