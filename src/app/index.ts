@@ -5,6 +5,7 @@ export { massgenVersion, runtimeVersions } from './versions.js';
 export { validateConfig, type ValidationReport } from './validate.js';
 export { backendTypes } from '../backends/index.js';
 export {
+  loadDotEnv,
   singleAgentConfig,
   formatDiagnostics,
   ConfigValidationError,

@@ -82,6 +82,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         extra: { cwd },
       },
     });
+    // status.json exists (phase "starting") before its path is handed out, e.g. printed by --automation.
+    await writer.flush();
   }
 
   let resolveResult!: (result: RunResult) => void;
@@ -113,10 +115,10 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       consumerLeft = false;
     } finally {
       if (consumerLeft) {
-        // The consumer stopped early (or threw): cancel, but still log the run to its end.
+        // The consumer stopped early (or threw): cancel, but still log the run to its end (and let
+        // onEvent and the result see its run.finished, so they agree with the log).
         controller.abort(new CancelledError());
-        for (let next = await iterator.next(); !next.done; next = await iterator.next())
-          writer?.handle(next.value);
+        for (let next = await iterator.next(); !next.done; next = await iterator.next()) record(next.value);
       }
       dispose();
       await writer?.flush();

@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import {
   ConfigValidationError,
   formatDiagnostics,
+  loadDotEnv,
   prepareRun,
   singleAgentConfig,
   validateConfig,
@@ -76,7 +77,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return ExitCode.success; // --help, --version
-      io.stderr(`massgen: error: ${error.message.replace(/^error: /, '')}\n`);
+      // One line: commander puts its "(Did you mean --model?)" suggestion on a line of its own.
+      io.stderr(`massgen: error: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
       return ExitCode.config;
     }
     printError(io, error, false);
@@ -87,7 +89,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   if (options.validate) {
     try {
-      const report = validateConfig(options.validate, { cwd: io.cwd, env: io.env });
+      // `.env` in the working directory fills in what the real environment leaves unset.
+      const report = validateConfig(options.validate, { cwd: io.cwd, env: loadDotEnv(io.cwd, io.env) });
       printValidationReport(io.stdout, report, options.json);
       return report.valid ? ExitCode.success : ExitCode.config;
     } catch (error) {
@@ -104,7 +107,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       question: options.question,
       config: configFrom(options),
       cwd: io.cwd,
-      env: io.env,
+      env: loadDotEnv(io.cwd, io.env),
       ...(options.logs ? {} : { logging: false }),
       ...(options.orchestratorTimeout === undefined
         ? {}

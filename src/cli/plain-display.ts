@@ -7,9 +7,18 @@ export type Write = (text: string) => void;
  * The `--no-display` view: plain streaming text, each agent's lines prefixed by its id, then the
  * final answer. A view only: it formats events and keeps no coordination logic.
  */
-export function createPlainDisplay(write: Write, options: { showReasoning?: boolean } = {}) {
+export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: boolean } = {}) {
   const partial = new Map<string, string>();
   let presentingStreamed = false;
+  /** Between presentation.started and presentation.finished. */
+  let presenting = false;
+  /** The streamed final answer stopped mid-line: anything else printed must start on a new line. */
+  let midLine = false;
+  const write: Write = (text) => {
+    if (midLine) rawWrite('\n');
+    midLine = false;
+    rawWrite(text);
+  };
 
   const line = (agentId: string, text: string) => write(`[${agentId}] ${text}\n`);
   const flushPartial = (agentId: string) => {
@@ -30,7 +39,8 @@ export function createPlainDisplay(write: Write, options: { showReasoning?: bool
         if (event.kind === 'reasoning' && !options.showReasoning) return;
         if (event.phase === 'presentation') {
           presentingStreamed = true;
-          write(event.text);
+          rawWrite(event.text);
+          if (event.text !== '') midLine = !event.text.endsWith('\n');
           return;
         }
         const lines = ((partial.get(event.agentId) ?? '') + event.text).split('\n');
@@ -63,6 +73,8 @@ export function createPlainDisplay(write: Write, options: { showReasoning?: bool
         );
         return;
       case 'answer.submitted':
+        // A single agent's answer is the final answer being streamed right now: do not repeat it.
+        if (presenting) return;
         flushPartial(event.agentId);
         line(event.agentId, `✔ new answer ${event.label}: ${truncate(oneLine(event.content), 120)}`);
         return;
@@ -96,21 +108,24 @@ export function createPlainDisplay(write: Write, options: { showReasoning?: bool
           .map(([id, n]) => `${id} ${n}`)
           .join(', ');
         const why = event.reason === 'timeout' ? ' (orchestrator timeout)' : '';
-        if (event.winnerId)
+        if (event.winnerId && event.reason !== 'single_agent')
           write(`\nWinner: ${event.winnerId}${why}${tallies ? ` — votes: ${tallies}` : ''}\n`);
         return;
       }
       case 'presentation.started':
         presentingStreamed = false;
+        presenting = true;
         write(`\n=== Final answer (${event.agentId}) ===\n`);
         return;
       case 'presentation.finished':
+        presenting = false;
         if (!presentingStreamed || event.fallback) {
           if (event.fallback && presentingStreamed)
             write('\n(presentation failed — the stored answer follows)\n');
           write(event.content);
         }
-        write('\n');
+        midLine = false;
+        rawWrite('\n');
         return;
       case 'run.finished':
         write(`\n${summaryLine(event)}\n`);

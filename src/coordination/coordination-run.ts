@@ -264,7 +264,7 @@ export class CoordinationRun implements RunContext {
       this.emit({
         type: 'agent.dropped',
         agentId: agent.spec.id,
-        reason: `${agent.consecutiveFailures} consecutive failed turns; last: ${info.message}`,
+        reason: `${agent.consecutiveFailures === 1 ? 'its turn failed' : `${agent.consecutiveFailures} consecutive failed turns`}; last: ${info.message}`,
       });
     }
   }

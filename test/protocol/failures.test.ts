@@ -47,7 +47,9 @@ describe('failures', () => {
       { settings: { maxAgentFailures: 1 } },
     );
     expect(recorder.ofType('agent.step.retrying').filter((r) => r.agentId === 'a')).toHaveLength(2);
-    expect(recorder.ofType('agent.dropped').map((d) => d.agentId)).toEqual(['a']);
+    expect(recorder.ofType('agent.dropped').map((d) => [d.agentId, d.reason])).toEqual([
+      ['a', 'its turn failed; last: boom'],
+    ]);
   });
 
   it('when every agent is dropped the run fails with exit code 2 and says why', async () => {

@@ -1,0 +1,273 @@
+/**
+ * Bad input to the built CLI (exit 1, one `massgen: error:` line, nothing written), `--validate`,
+ * `--help` and `--version`. None of these reach a model, so no fake server is needed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  REPO_ROOT,
+  linesOf,
+  makeWorkdir,
+  readJson,
+  removeTempDirs,
+  runCli,
+  writeConfig,
+  type CliResult,
+} from './cli-harness.js';
+
+afterEach(() => removeTempDirs());
+
+/** Nothing listens here; these runs must fail before any connection is attempted. */
+const LOCAL = 'http://127.0.0.1:9/v1';
+
+const agentYaml = (id: string, backendLines: string[]): string =>
+  [`  - id: ${id}`, '    backend:', ...backendLines.map((l) => `      ${l}`)].join('\n');
+
+const goodAgent = (id: string): string =>
+  agentYaml(id, ['type: chatcompletion', `model: model-${id}`, `base_url: ${LOCAL}`]);
+
+/**
+ * The common shape of a usage/config error: exit 1, nothing on stdout, stderr's first line is the only
+ * `massgen: error:` line and names the problem, the rest are hints or the other problems of the file,
+ * and no `.massgen` folder was created.
+ */
+function expectUsageError(result: CliResult, cwd: string, problem: RegExp): string[] {
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('');
+  const lines = linesOf(result.stderr);
+  expect(lines[0]).toMatch(/^massgen: error: \S/);
+  expect(lines[0]).toMatch(problem);
+  expect(lines.filter((l) => l.startsWith('massgen: error:'))).toHaveLength(1);
+  for (const line of lines.slice(1)) expect(line).toMatch(/^(hint: |config\.yaml:\d+:\d+: )/);
+  expect(fs.existsSync(path.join(cwd, '.massgen'))).toBe(false);
+  return lines;
+}
+
+/** Writes `yaml` as config.yaml in a fresh workdir and runs `--config config.yaml <args>`. */
+async function runWithConfig(
+  yaml: string,
+  args: string[] = ['What is 6 times 7?'],
+): Promise<{ result: CliResult; cwd: string }> {
+  const cwd = makeWorkdir();
+  writeConfig(cwd, yaml);
+  const result = await runCli(['--config', 'config.yaml', ...args], { cwd });
+  return { result, cwd };
+}
+
+describe('bad input: exit 1 with one clear line', () => {
+  it('a missing config file', async () => {
+    const cwd = makeWorkdir();
+    const result = await runCli(['--config', 'missing.yaml', 'Q?'], { cwd });
+    expectUsageError(
+      result,
+      cwd,
+      new RegExp(`^massgen: error: config file not found: ${path.join(cwd, 'missing.yaml')}$`),
+    );
+  });
+
+  it('a YAML syntax error, with line and column', async () => {
+    const { result, cwd } = await runWithConfig(
+      ['agents:', '  - id: a', '    backend:', '      type: chatcompletion', '     model: m', ''].join('\n'),
+    );
+    expectUsageError(result, cwd, /^massgen: error: config\.yaml:5:1: YAML syntax error: .+/);
+  });
+
+  it('an unknown key suggests the right one', async () => {
+    const { result, cwd } = await runWithConfig(
+      `agents:\n${agentYaml('a', ['type: chatcompletion', 'modle: m', `base_url: ${LOCAL}`])}\n`,
+    );
+    const lines = expectUsageError(result, cwd, /unknown key "modle" at agents\[0\]\.backend/);
+    expect(lines[0]).toBe(
+      'massgen: error: config.yaml:5:7: unknown key "modle" at agents[0].backend — did you mean "model"?',
+    );
+  });
+
+  it('a value of the wrong type', async () => {
+    const { result, cwd } = await runWithConfig(
+      `agents:\n${agentYaml('a', ['type: chatcompletion', 'model: m', `base_url: ${LOCAL}`, 'temperature: "hot"'])}\n`,
+    );
+    expectUsageError(
+      result,
+      cwd,
+      /^massgen: error: config\.yaml:7:20: agents\[0\]\.backend\.temperature: expected a number, got string "hot"$/,
+    );
+  });
+
+  it('a config without agents', async () => {
+    const { result, cwd } = await runWithConfig('timeout_settings:\n  agent_turn_timeout_seconds: 5\n');
+    expectUsageError(
+      result,
+      cwd,
+      /^massgen: error: config\.yaml: no agents: add an "agents:" list or a single "agent:"$/,
+    );
+  });
+
+  it('duplicate agent ids', async () => {
+    const { result, cwd } = await runWithConfig(`agents:\n${goodAgent('a')}\n${goodAgent('a')}\n`);
+    expectUsageError(result, cwd, /agents\[1\]\.id: duplicate agent id "a" \(also used by agents\[0\]\)$/);
+  });
+
+  it('an unknown backend type suggests the right one', async () => {
+    const { result, cwd } = await runWithConfig(
+      `agents:\n${agentYaml('a', ['type: chatcompletio', 'model: m', `base_url: ${LOCAL}`])}\n`,
+    );
+    const lines = expectUsageError(
+      result,
+      cwd,
+      /unknown backend type "chatcompletio" — did you mean "chatcompletion"\?$/,
+    );
+    expect(lines[0]).toContain('agents[0] (a)');
+  });
+
+  it('no question', async () => {
+    const { result, cwd } = await runWithConfig(`agents:\n${goodAgent('a')}\n`, []);
+    expectUsageError(result, cwd, /^massgen: error: no question given$/);
+  });
+
+  it('--model without --backend', async () => {
+    const cwd = makeWorkdir();
+    const result = await runCli(['--model', 'm', 'Q?'], { cwd });
+    expectUsageError(result, cwd, /^massgen: error: --model needs --backend$/);
+  });
+
+  it("an unknown flag (with commander's suggestion on the same line)", async () => {
+    const cwd = makeWorkdir();
+    const result = await runCli(['--modle', 'm', 'Q?'], { cwd });
+    expectUsageError(result, cwd, /^massgen: error: unknown option '--modle' \(Did you mean --model\?\)$/);
+    expect(linesOf(result.stderr)).toHaveLength(1);
+  });
+
+  it('a missing API key for a remote base_url names OPENAI_API_KEY', async () => {
+    const { result, cwd } = await runWithConfig(
+      `agents:\n${agentYaml('a', ['type: chatcompletion', 'model: m', 'base_url: https://api.example.invalid/v1'])}\n`,
+    );
+    expectUsageError(
+      result,
+      cwd,
+      /^massgen: error: agents\[0\] \(a\): the chatcompletion backend needs an API key — set the OPENAI_API_KEY environment variable/,
+    );
+  });
+});
+
+describe('--validate', () => {
+  const badYaml = [
+    'agents:',
+    agentYaml('a', ['type: chatcompletion', 'modle: m']),
+    goodAgent('b'),
+    agentYaml('b', ['type: chatcompletion', 'model: m', 'temperature: hot']),
+    '',
+  ].join('\n');
+
+  it('a good file: exit 0 and the agents', async () => {
+    const cwd = makeWorkdir();
+    writeConfig(cwd, `agents:\n${goodAgent('a')}\n${goodAgent('b')}\n`);
+    const result = await runCli(['--validate', 'config.yaml'], { cwd });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(linesOf(result.stdout)).toEqual([
+      `✔ ${path.join(cwd, 'config.yaml')} is valid: 2 agent(s)`,
+      '  - a: chatcompletion / model-a',
+      '  - b: chatcompletion / model-b',
+    ]);
+    expect(fs.existsSync(path.join(cwd, '.massgen'))).toBe(false);
+  });
+
+  it('a bad file: exit 1 listing every problem', async () => {
+    const cwd = makeWorkdir();
+    writeConfig(cwd, badYaml);
+    const result = await runCli(['--validate', 'config.yaml'], { cwd });
+    expect(result.code).toBe(1);
+    const lines = linesOf(result.stdout);
+    expect(lines[0]).toBe(`✖ ${path.join(cwd, 'config.yaml')} has 3 problem(s):`);
+    expect(lines.slice(1)).toHaveLength(3);
+    expect(result.stdout).toContain('unknown key "modle" at agents[0].backend — did you mean "model"?');
+    expect(result.stdout).toContain('agents[2].id: duplicate agent id "b" (also used by agents[1])');
+    expect(result.stdout).toContain('agents[2].backend.temperature: expected a number, got string "hot"');
+    expect(fs.existsSync(path.join(cwd, '.massgen'))).toBe(false);
+  });
+
+  it('--json: a machine-readable report with valid, errors, warnings and agents', async () => {
+    const cwd = makeWorkdir();
+    writeConfig(cwd, badYaml, 'bad.yaml');
+    writeConfig(
+      cwd,
+      `agents:\n${goodAgent('a')}\n${agentYaml('remote', ['type: chatcompletion', 'model: gpt-x', 'base_url: https://api.example.invalid/v1'])}\n`,
+      'good.yaml',
+    );
+
+    const bad = await runCli(['--validate', 'bad.yaml', '--json'], { cwd });
+    expect(bad.code).toBe(1);
+    const badReport = JSON.parse(bad.stdout) as {
+      valid: boolean;
+      errors: { path: string; message: string; line?: number; column?: number }[];
+      warnings: unknown[];
+      agents: unknown[];
+    };
+    expect(badReport).toMatchObject({ valid: false, warnings: [], agents: [] });
+    expect(badReport.errors.map((e) => e.path)).toEqual([
+      'agents[0].backend.modle',
+      'agents[2].id',
+      'agents[2].backend.temperature',
+    ]);
+    expect(badReport.errors.every((e) => typeof e.line === 'number' && typeof e.column === 'number')).toBe(
+      true,
+    );
+
+    const good = await runCli(['--validate', 'good.yaml', '--json'], { cwd });
+    expect(good.code).toBe(0);
+    const goodReport = JSON.parse(good.stdout) as {
+      valid: boolean;
+      file: string;
+      errors: unknown[];
+      warnings: { path: string; message: string }[];
+      agents: unknown[];
+    };
+    expect(goodReport).toMatchObject({ valid: true, file: path.join(cwd, 'good.yaml'), errors: [] });
+    expect(goodReport.agents).toEqual([
+      { id: 'a', backend: 'chatcompletion', model: 'model-a' },
+      { id: 'remote', backend: 'chatcompletion', model: 'gpt-x' },
+    ]);
+    // No key for the remote agent: valid, but it will not run here.
+    expect(goodReport.warnings).toHaveLength(1);
+    expect(goodReport.warnings[0]?.path).toBe('agents[1].backend.api_key');
+    expect(goodReport.warnings[0]?.message).toContain('OPENAI_API_KEY');
+  });
+});
+
+describe('--help and --version', () => {
+  it('--help exits 0 and lists the options', async () => {
+    const cwd = makeWorkdir();
+    const result = await runCli(['--help'], { cwd });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: massgen \[options\] \[question\.\.\.\]/);
+    for (const option of [
+      '-c, --config <file>',
+      '--backend <type>',
+      '--model <name>',
+      '--base-url <url>',
+      '--system-message <text>',
+      '--no-display',
+      '--automation',
+      '--debug',
+      '--no-logs',
+      '--orchestrator-timeout <seconds>',
+      '--validate <file>',
+      '--json',
+      '-V, --version',
+      '-h, --help',
+    ])
+      expect(result.stdout).toContain(option);
+    expect(result.stdout).toContain('Exit codes: 0 success, 1 configuration or usage error, 2 run failed,');
+  });
+
+  it('--version prints the package version', async () => {
+    const cwd = makeWorkdir();
+    const { version } = readJson<{ version: string }>(path.join(REPO_ROOT, 'package.json'));
+    const result = await runCli(['--version'], { cwd });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(`${version}\n`);
+  });
+});
