@@ -52,7 +52,7 @@ const results = [];
 for (const agents of [2, 3, 5, 10]) {
   for (let i = 0; i < 3; i++) await once(agents); // warm-up
   const runs = 30;
-  global.gc?.();
+  globalThis.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const start = process.hrtime.bigint();
   let events = 0;
