@@ -24,12 +24,21 @@ export interface ValidationReport {
 export function validateConfig(file: string, options: { cwd?: string; env?: Env } = {}): ValidationReport {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
-  const result = validateConfigFile(file, { cwd, env });
+  // An unset ${VAR} is a problem of this environment, not of the file: report it as a warning and
+  // check the rest of the file with a placeholder in its place.
+  const unset = (d: ConfigDiagnostic) => /environment variable (\S+) is not set/.exec(d.message)?.[1];
+  let result = validateConfigFile(file, { cwd, env });
+  const missingVars = result.diagnostics.flatMap((d) => unset(d) ?? []);
+  const warnings = result.diagnostics.filter((d) => unset(d) !== undefined);
+  if (missingVars.length > 0) {
+    const placeholders = Object.fromEntries(missingVars.map((name) => [name, `<unset ${name}>`]));
+    result = validateConfigFile(file, { cwd, env: { ...env, ...placeholders } });
+  }
   const report: ValidationReport = {
     file: path.resolve(cwd, file),
     valid: result.valid,
     errors: [...result.diagnostics],
-    warnings: [],
+    warnings,
     agents: [],
   };
   if (!result.config) return report;

@@ -71,6 +71,13 @@ function configFrom(options: CliOptions): MassGenConfig | string {
 
 /** Runs the CLI and returns the process exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.length === 0) {
+    io.stderr('massgen: error: no question and no agents given\n');
+    io.stderr(
+      'hint: massgen --config FILE "your question" — or run `massgen --help` for every option and examples\n',
+    );
+    return ExitCode.config;
+  }
   let options: CliOptions;
   try {
     options = parseCli(argv);

@@ -125,6 +125,13 @@ describe('bad input: exit 1 with one clear line', () => {
     expectUsageError(result, cwd, /^massgen: error: no question given$/);
   });
 
+  it('no arguments at all', async () => {
+    const cwd = makeWorkdir();
+    const result = await runCli([], { cwd });
+    expectUsageError(result, cwd, /^massgen: error: no question and no agents given$/);
+    expect(result.stderr).toContain('massgen --help');
+  });
+
   it('--model without --backend', async () => {
     const cwd = makeWorkdir();
     const result = await runCli(['--model', 'm', 'Q?'], { cwd });

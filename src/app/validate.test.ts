@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateConfig } from './validate.js';
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(text: string): string {
+  dir = mkdtempSync(path.join(tmpdir(), 'massgen-validate-'));
+  writeFileSync(path.join(dir, 'team.yaml'), text);
+  return 'team.yaml';
+}
+
+describe('validateConfig', () => {
+  it('reports an unset ${VAR} as a warning and still checks the rest of the file', () => {
+    const file = write(`agents:
+  - id: a
+    backend:
+      type: chatcompletion
+      model: m
+      api_key: \${GROQ_API_KEY}
+  - id: b
+    backend: { type: chatcompletion, model: m, temperature: hot }
+`);
+    const report = validateConfig(file, { cwd: dir, env: { OPENAI_API_KEY: 'sk-x' } });
+    expect(report.warnings.map((w) => w.message)).toEqual([
+      'agents[0].backend.api_key: environment variable GROQ_API_KEY is not set',
+    ]);
+    expect(report.errors.map((e) => e.message)).toEqual([
+      'agents[1].backend.temperature: expected a number, got string "hot"',
+    ]);
+    expect(report.valid).toBe(false);
+  });
+
+  it('a file whose only problem is an unset variable is valid, with the warning', () => {
+    const file = write(
+      'agent:\n  backend:\n    type: chatcompletion\n    model: m\n    api_key: ${GROQ_API_KEY}\n',
+    );
+    const report = validateConfig(file, { cwd: dir, env: {} });
+    expect(report).toMatchObject({
+      valid: true,
+      errors: [],
+      agents: [{ id: 'agent_1', backend: 'chatcompletion' }],
+    });
+    expect(report.warnings).toHaveLength(1);
+  });
+
+  it('an unknown backend type is an error with a suggestion; a missing key a warning', () => {
+    const file = write(
+      'agents:\n  - backend: { type: chatcompletio, model: m }\n  - backend: { type: chatcompletion, model: m }\n',
+    );
+    const report = validateConfig(file, { cwd: dir, env: {} });
+    expect(report.valid).toBe(false);
+    expect(report.errors[0]?.message).toBe(
+      'agents[0] (agent_1): unknown backend type "chatcompletio" — did you mean "chatcompletion"?',
+    );
+    expect(report.warnings[0]?.message).toContain('set the OPENAI_API_KEY environment variable');
+    expect(report.warnings[0]?.path).toBe('agents[1].backend.api_key');
+  });
+});
