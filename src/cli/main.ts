@@ -131,6 +131,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (options.automation) {
     printAutomationHeader(io.stdout, prepared);
     views.push(createAutomationDisplay(io.stdout));
+  } else if (prepared.config.ui.display_type === 'silent' && options.display) {
+    // `silent`: only the final answer on stdout (problems still reach stderr). --no-display overrides it.
+    views.push((event) => {
+      if (event.type === 'presentation.finished') io.stdout(`${event.content}\n`);
+    });
   } else {
     // The live terminal UI arrives in a later release; plain text is the display for now.
     views.push(createPlainDisplay(io.stdout, { showReasoning: options.debug }));
@@ -149,7 +154,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const result = await prepared.result;
   activeRun = null;
   if (options.automation) printAutomationFooter(io.stdout, result, prepared.config.agents.length);
-  else if (result.logDir) io.stdout(`Logs: ${result.logDir}\n`);
+  else if (result.logDir && prepared.config.ui.display_type !== 'silent')
+    io.stdout(`Logs: ${result.logDir}\n`);
   if (result.status !== 'completed' && result.error && !options.automation) {
     const prefix =
       result.status === 'cancelled' ? 'cancelled' : result.status === 'timeout' ? 'timed out' : 'run failed';
@@ -179,11 +185,14 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  process.on('uncaughtException', (error) => {
+  const crash = (error: unknown) => {
     activeRun?.flushLogsSync();
-    process.stderr.write(`massgen: internal error: ${describeError(error)}\n${error.stack ?? ''}\n`);
+    const stack = error instanceof Error && error.stack ? `${error.stack}\n` : '';
+    process.stderr.write(`massgen: internal error: ${describeError(error)}\n${stack}`);
     process.exit(ExitCode.runFailed);
-  });
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   const code = await runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

@@ -257,6 +257,23 @@ describe('a one-agent run from flags', () => {
   });
 });
 
+describe('ui.display_type: silent', () => {
+  it('prints only the final answer', async () => {
+    fake.server.setHandler(convergingHandler);
+    const cwd = makeWorkdir();
+    writeConfig(cwd, {
+      agents: IDS.map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })),
+      ui: { display_type: 'silent' },
+    });
+
+    const result = await runCli(['--config', 'config.yaml', QUESTION], { cwd });
+
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${finalAnswerOf('alpha')}\n`);
+  });
+});
+
 describe('--no-logs and .env', () => {
   it('--no-logs writes no .massgen folder', async () => {
     fake.server.setHandler(convergingHandler);
