@@ -7,4 +7,25 @@ export {
   type RecordedRequest,
 } from './scripted-backend.js';
 export { EventRecorder } from './event-recorder.js';
-export * from './fake-openai-server.js';
+export {
+  startFakeOpenAIServer,
+  type FakeOpenAIServer,
+  type FakeOpenAIServerOptions,
+  type FakeResponseHandler,
+  type FakeChatRequestBody,
+  type FakeErrorResponse,
+  type FakeHangResponse,
+  type FakeResponse,
+  type FakeTextResponse,
+  type FakeToolCall,
+  type FakeToolCallsResponse,
+  type FakeUsage,
+} from './fake-openai-server.js';
+export {
+  startFakeServer,
+  type FakeServer,
+  type FakeHandler,
+  type FakeServerOptions,
+} from './fake-server/server.js';
+export type { FakeRequestView, WireDialect } from './fake-server/dialect.js';
+export { openAIChatDialect } from './fake-server/openai-chat.js';
