@@ -1,65 +1,229 @@
-import { backendTypes, findBackendFactory } from '../backends/index.js';
-import type { MassGenConfig } from '../config/index.js';
+import {
+  backendFactories,
+  backendTypes,
+  findBackendFactory,
+  findBuiltInPrice,
+  geminiSupportsToolCombination,
+  rateLimited,
+} from '../backends/index.js';
+import type { AgentConfig, BackendConfig, MassGenConfig } from '../config/index.js';
 import type { AgentSpec } from '../coordination/index.js';
-import type { BackendSettings } from '../types/backend.js';
+import type {
+  BackendCapabilities,
+  BackendFactory,
+  BackendFeatures,
+  BackendSettings,
+} from '../types/backend.js';
 import { ConfigError } from '../types/errors.js';
+import type { ModelPrice } from '../types/usage.js';
 import { closestMatch } from '../util/closest-match.js';
+import { RateLimiter } from '../util/rate-limiter.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The resolved backend settings of every agent, checked against the registry (no backend built yet). */
-export function resolveBackendSettings(config: MassGenConfig, env: Env): BackendSettings[] {
-  return config.agents.map((agent, index) => {
-    const where = `agents[${index}] (${agent.id})`;
-    const { backend } = agent;
-    const factory = findBackendFactory(backend.type);
-    if (!factory) {
-      const suggestion = closestMatch(backend.type, backendTypes());
-      throw new ConfigError(
-        `${where}: unknown backend type "${backend.type}"${suggestion ? ` — did you mean "${suggestion}"?` : ''}`,
-        {
-          path: `agents[${index}].backend.type`,
-          hint: `available backend types: ${backendTypes().join(', ')}`,
-        },
-      );
-    }
-    const settings: BackendSettings = {
-      type: backend.type,
-      model: backend.model,
-      providerOptions: { ...backend.provider_options },
+/** Backend types that speak the OpenAI-compatible wire format and accept extra request-body fields. */
+const EXTRA_BODY_TYPES = new Set(['chatcompletion', 'vllm', 'sglang', 'inference', 'lmstudio', 'ollama']);
+/** Types that run on the user's own hardware: cost is zero. */
+const LOCAL_TYPES = new Set(['vllm', 'sglang', 'inference', 'lmstudio', 'ollama', 'local']);
+
+/** The features the config asks of a backend, in the backend contract's terms. */
+function featuresOf(backend: BackendConfig): BackendFeatures {
+  const features: BackendFeatures = {};
+  if (backend.enable_web_search !== undefined) features.webSearch = backend.enable_web_search;
+  const code = backend.enable_code_execution ?? backend.enable_code_interpreter;
+  if (code !== undefined) features.codeExecution = code;
+  if (backend.reasoning) features.reasoning = { ...backend.reasoning };
+  if (backend.text) features.textVerbosity = backend.text.verbosity;
+  if (backend.thinking) {
+    features.thinking = {
+      ...(backend.thinking.budget_tokens === undefined
+        ? {}
+        : { budgetTokens: backend.thinking.budget_tokens }),
+      ...(backend.thinking.include_thoughts === undefined
+        ? {}
+        : { includeThoughts: backend.thinking.include_thoughts }),
     };
-    const baseUrl = backend.base_url ?? factory.defaultBaseUrl;
-    if (baseUrl !== undefined) settings.baseUrl = baseUrl;
-    const apiKey = backend.api_key ?? (factory.apiKeyEnv ? env[factory.apiKeyEnv] : undefined);
-    if (apiKey) settings.apiKey = apiKey;
-    if (backend.temperature !== undefined) settings.temperature = backend.temperature;
-    if (backend.max_tokens !== undefined) settings.maxTokens = backend.max_tokens;
-    if (backend.headers !== undefined) settings.headers = { ...backend.headers };
-    if (!settings.apiKey && factory.apiKeyEnv && !factory.keyOptional?.(settings)) {
-      throw new ConfigError(
-        `${where}: the ${backend.type} backend needs an API key — set the ${factory.apiKeyEnv} environment variable (or backend.api_key)`,
-        {
-          path: `agents[${index}].backend.api_key`,
-          hint: `export ${factory.apiKeyEnv}=… or put it in a .env file in this folder`,
-        },
-      );
-    }
-    return settings;
-  });
+  }
+  return features;
 }
 
-/** Builds the orchestrator's agents from a validated config. */
-export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
-  const settings = resolveBackendSettings(config, env);
-  return config.agents.map((agent, index) => {
-    const backendSettings = settings[index] as BackendSettings;
-    const factory = findBackendFactory(backendSettings.type);
-    if (!factory) throw new ConfigError(`unknown backend type "${backendSettings.type}"`);
-    const spec: AgentSpec = {
-      id: agent.id,
-      backend: factory.create(backendSettings),
-      maxRetries: agent.backend.max_retries,
+function supporters(capability: keyof BackendCapabilities): string {
+  return backendFactories
+    .filter((f) => f.capabilities[capability])
+    .map((f) => f.type)
+    .join(', ');
+}
+
+/** Throws a config error naming the backend when the config asks for something it cannot do. */
+function checkCapabilities(where: string, factory: BackendFactory, backend: BackendConfig): void {
+  const asked: [boolean, keyof BackendCapabilities, string][] = [
+    [backend.enable_web_search === true, 'webSearch', 'enable_web_search'],
+    [backend.enable_code_execution === true, 'codeExecution', 'enable_code_execution'],
+    [backend.enable_code_interpreter === true, 'codeExecution', 'enable_code_interpreter'],
+    [backend.reasoning !== undefined, 'reasoning', 'reasoning'],
+    [backend.thinking !== undefined, 'reasoning', 'thinking'],
+  ];
+  for (const [requested, capability, key] of asked) {
+    if (requested && !factory.capabilities[capability]) {
+      throw new ConfigError(`${where}: the ${factory.type} backend does not support ${key}`, {
+        hint: `backends that support it: ${supporters(capability)}`,
+      });
+    }
+  }
+  const budget = backend.thinking?.budget_tokens;
+  if (factory.type === 'claude' && budget !== undefined && budget < 1024) {
+    throw new ConfigError(
+      `${where}: thinking.budget_tokens must be at least 1024 for claude (Anthropic's minimum)`,
+      {
+        path: `agents[].backend.thinking.budget_tokens`,
+      },
+    );
+  }
+  // Gemini before 3 cannot use built-in tools next to function calling, which every coordination step needs.
+  const builtIn = backend.enable_web_search === true || backend.enable_code_execution === true;
+  if (factory.type === 'gemini' && builtIn && !geminiSupportsToolCombination(backend.model)) {
+    throw new ConfigError(
+      `${where}: ${backend.model} cannot combine Google Search or code execution with function calling, which coordination needs`,
+      { hint: 'use a Gemini 3 model, or remove enable_web_search / enable_code_execution' },
+    );
+  }
+  const extra = (['top_k', 'repetition_penalty', 'chat_template_kwargs'] as const).filter(
+    (k) => backend[k] !== undefined,
+  );
+  if (extra.length > 0 && !EXTRA_BODY_TYPES.has(factory.type)) {
+    throw new ConfigError(`${where}: the ${factory.type} backend does not accept ${extra.join(', ')}`, {
+      hint: `these are for OpenAI-compatible servers: ${[...EXTRA_BODY_TYPES].join(', ')}`,
+    });
+  }
+}
+
+function resolveOne(
+  agent: AgentConfig,
+  index: number,
+  env: Env,
+): { settings: BackendSettings; factory: BackendFactory } {
+  const where = `agents[${index}] (${agent.id})`;
+  const { backend } = agent;
+  const factory = findBackendFactory(backend.type);
+  if (!factory) {
+    const suggestion = closestMatch(backend.type, backendTypes());
+    throw new ConfigError(
+      `${where}: unknown backend type "${backend.type}"${suggestion ? ` — did you mean "${suggestion}"?` : ''}`,
+      {
+        path: `agents[${index}].backend.type`,
+        hint: `available backend types: ${backendTypes().join(', ')}`,
+      },
+    );
+  }
+  if (backend.provider !== undefined) {
+    const names = (factory.presets ?? []).map((p) => p.name);
+    if (!names.includes(backend.provider)) {
+      const suggestion = closestMatch(backend.provider, names);
+      throw new ConfigError(
+        `${where}: unknown provider "${backend.provider}" for the ${factory.type} backend${suggestion ? ` — did you mean "${suggestion}"?` : ''}`,
+        {
+          path: `agents[${index}].backend.provider`,
+          hint:
+            names.length > 0
+              ? `providers: ${names.join(', ')}`
+              : `the ${factory.type} backend has no presets`,
+        },
+      );
+    }
+  }
+  checkCapabilities(where, factory, backend);
+
+  const settings: BackendSettings = {
+    type: backend.type,
+    model: backend.model,
+    providerOptions: { ...backend.provider_options },
+    features: featuresOf(backend),
+  };
+  if (backend.provider !== undefined) settings.provider = backend.provider;
+  const baseUrl = backend.base_url ?? factory.defaultBaseUrl(settings);
+  if (baseUrl !== undefined) settings.baseUrl = baseUrl;
+  if (backend.temperature !== undefined) settings.temperature = backend.temperature;
+  if (backend.max_tokens !== undefined) settings.maxTokens = backend.max_tokens;
+  if (backend.headers !== undefined) settings.headers = { ...backend.headers };
+  const extraBody = Object.fromEntries(
+    (['top_k', 'repetition_penalty', 'chat_template_kwargs'] as const).flatMap((k) =>
+      backend[k] === undefined ? [] : [[k, backend[k]]],
+    ),
+  );
+  if (Object.keys(extraBody).length > 0) settings.extraBody = extraBody;
+
+  const keyEnvs = factory.apiKeyEnvs(settings);
+  const apiKey =
+    backend.api_key ?? keyEnvs.map((name) => env[name]).find((value) => value !== undefined && value !== '');
+  if (apiKey) settings.apiKey = apiKey;
+  if (!settings.apiKey && keyEnvs.length > 0 && !factory.keyOptional?.(settings)) {
+    const names = keyEnvs.join(' or ');
+    throw new ConfigError(
+      `${where}: the ${factory.type} backend${settings.provider ? ` (${settings.provider})` : ''} needs an API key — set the ${names} environment variable (or backend.api_key)`,
+      {
+        path: `agents[${index}].backend.api_key`,
+        hint: `export ${keyEnvs[0]}=… or put it in a .env file in this folder`,
+      },
+    );
+  }
+  if (factory.type === 'azure_openai' && settings.baseUrl === undefined) {
+    throw new ConfigError(`${where}: the azure_openai backend needs base_url (your Azure OpenAI endpoint)`, {
+      path: `agents[${index}].backend.base_url`,
+      hint: 'e.g. base_url: https://<resource>.openai.azure.com',
+    });
+  }
+  return { settings, factory };
+}
+
+/** The resolved backend settings of every agent, checked against the registry (no backend built yet). */
+export function resolveBackendSettings(config: MassGenConfig, env: Env): BackendSettings[] {
+  return config.agents.map((agent, index) => resolveOne(agent, index, env).settings);
+}
+
+/** The price for a model: the config's `pricing:` first, then zero for local servers, then the built-in table. */
+export function priceFor(config: MassGenConfig, settings: BackendSettings): ModelPrice | undefined {
+  const custom = config.pricing[settings.model];
+  if (custom) {
+    return {
+      inputPerMillion: custom.input_per_million,
+      outputPerMillion: custom.output_per_million,
+      ...(custom.cached_input_per_million === undefined
+        ? {}
+        : { cachedInputPerMillion: custom.cached_input_per_million }),
     };
+  }
+  if (LOCAL_TYPES.has(settings.type)) return { inputPerMillion: 0, outputPerMillion: 0 };
+  return findBuiltInPrice(settings.model);
+}
+
+/**
+ * Builds the orchestrator's agents from a validated config. Every agent is checked before any
+ * backend is created, so a missing key stops the run before anything starts.
+ */
+export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
+  const resolved = config.agents.map((agent, index) => resolveOne(agent, index, env));
+  // One limiter per model, shared by every agent that uses it.
+  const limiters = new Map<string, RateLimiter>();
+  return config.agents.map((agent, index) => {
+    const { settings, factory } = resolved[index] as (typeof resolved)[number];
+    let backend = factory.create(settings);
+    const limits = config.rate_limits[settings.model];
+    if (limits) {
+      let limiter = limiters.get(settings.model);
+      if (!limiter) {
+        limiter = new RateLimiter({
+          ...(limits.requests_per_minute === undefined
+            ? {}
+            : { requestsPerMinute: limits.requests_per_minute }),
+          ...(limits.concurrent_requests === undefined ? {} : { concurrent: limits.concurrent_requests }),
+        });
+        limiters.set(settings.model, limiter);
+      }
+      backend = rateLimited(backend, limiter);
+    }
+    const spec: AgentSpec = { id: agent.id, backend, maxRetries: agent.backend.max_retries };
+    const price = priceFor(config, settings);
+    if (price) spec.price = price;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
     return spec;
   });
@@ -67,9 +231,12 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
 
 /** The API keys in use, so they can be scrubbed from anything written to disk. */
 export function secretValues(config: MassGenConfig, env: Env): string[] {
-  try {
-    return resolveBackendSettings(config, env).flatMap((s) => (s.apiKey ? [s.apiKey] : []));
-  } catch {
-    return [];
-  }
+  return config.agents.flatMap((agent, index) => {
+    try {
+      const key = resolveOne(agent, index, env).settings.apiKey;
+      return key ? [key] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -18,5 +18,6 @@ export function coordinationSettings(
     maxStepsPerTurn: o.max_steps_per_turn,
     agentTurnTimeoutMs: t.agent_turn_timeout_seconds * 1000,
     orchestratorTimeoutMs: (overrides.orchestratorTimeoutSeconds ?? t.orchestrator_timeout_seconds) * 1000,
+    maxCostUsd: o.max_cost_usd ?? null,
   };
 }

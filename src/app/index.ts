@@ -3,7 +3,8 @@ export { buildAgentSpecs, resolveBackendSettings, type Env } from './build-agent
 export { coordinationSettings } from './coordination-settings.js';
 export { massgenVersion, runtimeVersions } from './versions.js';
 export { validateConfig, type ValidationReport } from './validate.js';
-export { backendTypes } from '../backends/index.js';
+export { backendTypes, inferBackend } from '../backends/index.js';
+export { listBackends, type BackendListing } from './list-backends.js';
 export {
   loadDotEnv,
   singleAgentConfig,

@@ -1,8 +1,32 @@
 import type { BackendFactory } from '../types/backend.js';
+import { azureOpenAIBackend } from './azure-openai/index.js';
 import { chatCompletionBackend } from './chatcompletion/index.js';
+import { claudeBackend } from './claude/index.js';
+import { geminiBackend } from './gemini/index.js';
+import { grokBackend } from './grok/index.js';
+import {
+  inferenceBackend,
+  lmstudioBackend,
+  ollamaBackend,
+  sglangBackend,
+  vllmBackend,
+} from './local-servers/index.js';
+import { openAIBackend } from './openai/index.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
-export const backendFactories: readonly BackendFactory[] = [chatCompletionBackend];
+export const backendFactories: readonly BackendFactory[] = [
+  openAIBackend,
+  claudeBackend,
+  geminiBackend,
+  grokBackend,
+  azureOpenAIBackend,
+  chatCompletionBackend,
+  vllmBackend,
+  sglangBackend,
+  inferenceBackend,
+  lmstudioBackend,
+  ollamaBackend,
+];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */
 export function findBackendFactory(type: string): BackendFactory | undefined {

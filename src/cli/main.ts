@@ -1,7 +1,10 @@
 import { CommanderError } from 'commander';
 import {
   ConfigValidationError,
+  backendTypes,
   formatDiagnostics,
+  inferBackend,
+  listBackends,
   loadDotEnv,
   prepareRun,
   singleAgentConfig,
@@ -19,6 +22,7 @@ import {
 import { createPlainDisplay, type Write } from './plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
 import { printValidationReport } from './validate-command.js';
+import { printBackendList } from './list-backends-command.js';
 
 export interface CliIo {
   stdout: Write;
@@ -46,19 +50,28 @@ function printError(io: CliIo, error: unknown, debug: boolean): void {
 
 function configFrom(options: CliOptions): MassGenConfig | string {
   if (options.config) {
-    if (options.backend || options.model) {
-      throw new UsageError('use either --config or --backend/--model, not both');
+    if (options.backend || options.model || options.provider) {
+      throw new UsageError('use either --config or --backend/--model/--provider, not both');
     }
     return options.config;
   }
   if (options.backend || options.model) {
-    if (!options.backend)
-      throw new UsageError('--model needs --backend', 'e.g. --backend chatcompletion --model gpt-4o-mini');
     if (!options.model)
       throw new UsageError('--backend needs --model', `e.g. --backend ${options.backend} --model <name>`);
+    // Quick mode: `--model NAME` alone picks the backend from the model name.
+    const inferred = options.backend ? undefined : inferBackend(options.model);
+    const backendType = options.backend ?? inferred?.type;
+    if (!backendType) {
+      throw new UsageError(
+        `cannot tell which backend serves "${options.model}": add --backend TYPE`,
+        `backend types: ${backendTypes().join(', ')} (massgen --list-backends shows them with their key variables)`,
+      );
+    }
+    const provider = options.provider ?? inferred?.provider;
     return singleAgentConfig({
-      backendType: options.backend,
+      backendType,
       model: options.model,
+      ...(provider ? { provider } : {}),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
     });
@@ -93,6 +106,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   // The AI SDK prints provider warnings to the console; only --debug wants them.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = options.debug;
+
+  if (options.listBackends) {
+    printBackendList(io.stdout, listBackends(loadDotEnv(io.cwd, io.env)), options.json);
+    return ExitCode.success;
+  }
 
   if (options.validate) {
     try {

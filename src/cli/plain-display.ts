@@ -9,6 +9,8 @@ export type Write = (text: string) => void;
  */
 export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: boolean } = {}) {
   const partial = new Map<string, string>();
+  /** Agents whose model has a known price (from run.started). */
+  const priced = new Set<string>();
   let presentingStreamed = false;
   /** Between presentation.started and presentation.finished. */
   let presenting = false;
@@ -30,6 +32,7 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
   return (event: RunEvent): void => {
     switch (event.type) {
       case 'run.started':
+        for (const a of event.agents) if (a.price) priced.add(a.agentId);
         write(`Question: ${oneLine(event.question)}\n`);
         write(
           `Agents: ${event.agents.map((a) => `${a.agentId} (${a.backendType}/${a.model})`).join(', ')}\n\n`,
@@ -128,7 +131,7 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
         rawWrite('\n');
         return;
       case 'run.finished':
-        write(`\n${summaryLine(event)}\n`);
+        write(`\n${summaryLine(event)}\n${usageLines(event, priced).join('\n')}\n`);
         return;
       default:
         return;
@@ -136,17 +139,40 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
   };
 }
 
-/** One line describing how the run ended. */
-export function summaryLine(event: Extract<RunEvent, { type: 'run.finished' }>): string {
-  const seconds = (event.durationMs / 1000).toFixed(1);
-  const usage = Object.values(event.usage).reduce(
+/** Dollars for display: more digits for small amounts, so a cheap run does not read as $0.00. */
+export function formatUsd(usd: number): string {
+  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
+
+type Finished = Extract<RunEvent, { type: 'run.finished' }>;
+
+/** Tokens and cost per agent, then the total. `priced` names the agents whose model has a known price. */
+export function usageLines(event: Finished, priced: ReadonlySet<string>): string[] {
+  const cost = (ids: string[]) =>
+    ids.every((id) => !priced.has(id))
+      ? 'cost unknown'
+      : `${formatUsd(ids.reduce((sum, id) => sum + (event.costUsd[id] ?? 0), 0))}${ids.some((id) => !priced.has(id)) ? '+' : ''}`;
+  const ids = Object.keys(event.usage);
+  const lines = ids.map((id) => {
+    const u = event.usage[id];
+    const reasoning = u && u.reasoningTokens > 0 ? `, ${u.reasoningTokens} reasoning` : '';
+    const cached = u && u.cachedInputTokens > 0 ? `, ${u.cachedInputTokens} cached` : '';
+    return `  ${id}: ${u?.inputTokens ?? 0} in / ${u?.outputTokens ?? 0} out tokens${reasoning}${cached} — ${cost([id])}`;
+  });
+  const total = Object.values(event.usage).reduce(
     (sum, u) => ({ input: sum.input + u.inputTokens, output: sum.output + u.outputTokens }),
     { input: 0, output: 0 },
   );
-  const tokens = `${usage.input} in / ${usage.output} out tokens`;
+  lines.push(`  total: ${total.input} in / ${total.output} out tokens — ${cost(ids)}`);
+  return lines;
+}
+
+/** One line describing how the run ended. */
+export function summaryLine(event: Finished): string {
+  const seconds = (event.durationMs / 1000).toFixed(1);
   switch (event.status) {
     case 'completed':
-      return `✔ Completed in ${seconds}s — winner ${event.winnerId} — ${tokens}`;
+      return `✔ Completed in ${seconds}s — winner ${event.winnerId}`;
     case 'timeout':
       return `✖ Timed out after ${seconds}s with no answer`;
     case 'cancelled':

@@ -7,6 +7,7 @@ export interface CliOptions {
   config?: string;
   backend?: string;
   model?: string;
+  provider?: string;
   baseUrl?: string;
   systemMessage?: string;
   display: boolean;
@@ -15,6 +16,7 @@ export interface CliOptions {
   logs: boolean;
   orchestratorTimeout?: number;
   validate?: string;
+  listBackends: boolean;
   json: boolean;
 }
 
@@ -28,7 +30,8 @@ const positiveSeconds = (value: string): number => {
 const examples = `
 Examples:
   $ massgen --config team.yaml "What are the trade-offs of CRDTs vs OT?"
-  $ massgen --backend chatcompletion --model gpt-4o-mini "Summarise RFC 9110 in one paragraph"
+  $ massgen --model claude-sonnet-4-5 "Summarise RFC 9110 in one paragraph"      # quick mode
+  $ massgen --backend chatcompletion --provider groq --model llama-3.3-70b-versatile "Hi"
   $ massgen --backend chatcompletion --model llama3 --base-url http://localhost:11434/v1 "Hi"
   $ massgen --config team.yaml --automation "question"   # machine-readable output
   $ massgen --validate team.yaml [--json]
@@ -51,7 +54,11 @@ export function buildProgram(): Command {
         backendTypes(),
       ),
     )
-    .option('--model <name>', 'model name for --backend')
+    .option(
+      '--model <name>',
+      'model for a one-agent run; without --backend the backend is picked from the name (gpt-*, claude-*, gemini-*, grok-*, glm-*, …)',
+    )
+    .option('--provider <name>', 'a preset of the backend, e.g. --backend chatcompletion --provider groq')
     .option('--base-url <url>', 'API base URL for --backend')
     .option('--system-message <text>', 'system message for --backend')
     .option(
@@ -63,7 +70,8 @@ export function buildProgram(): Command {
     .option('--no-logs', 'do not write .massgen/massgen_logs')
     .option('--orchestrator-timeout <seconds>', 'stop coordination after this many seconds', positiveSeconds)
     .option('--validate <file>', 'check a config file without running it')
-    .option('--json', 'with --validate: print the report as JSON', false)
+    .option('--list-backends', 'list every backend type with its key variable and whether it is set', false)
+    .option('--json', 'with --validate or --list-backends: print JSON', false)
     .addHelpText('after', examples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })

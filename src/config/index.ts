@@ -13,6 +13,10 @@ export {
   type OrchestratorConfig,
   type TimeoutConfig,
   type UiConfig,
+  type PriceConfig,
+  type RateLimitConfig,
+  PriceConfigSchema,
+  RateLimitConfigSchema,
 } from './schema.js';
 export {
   ConfigValidationError,

@@ -33,7 +33,10 @@ describe('parseConfig: valid configs', () => {
       on_new_answer: 'inject',
       final_presentation: 'present',
       max_steps_per_turn: 30,
+      max_cost_usd: null,
     });
+    expect(config.pricing).toEqual({});
+    expect(config.rate_limits).toEqual({});
     expect(config.timeout_settings).toEqual({
       orchestrator_timeout_seconds: 1800,
       agent_turn_timeout_seconds: 600,

@@ -11,7 +11,15 @@ describe('schemaTree', () => {
       const node = nodeAt(tree, path);
       return node?.kind === 'object' ? [...node.fields.keys()] : undefined;
     };
-    expect(keysAt([])).toEqual(['agents', 'agent', 'orchestrator', 'timeout_settings', 'ui']);
+    expect(keysAt([])).toEqual([
+      'agents',
+      'agent',
+      'orchestrator',
+      'timeout_settings',
+      'ui',
+      'pricing',
+      'rate_limits',
+    ]);
     expect(keysAt(['agents', 0])).toEqual(['id', 'backend', 'system_message']);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');
     expect(keysAt(['orchestrator'])).toContain('max_steps_per_turn');

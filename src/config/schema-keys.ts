@@ -8,6 +8,8 @@ import { formatPath, type PathSegment } from './config-path.js';
 export type SchemaNode =
   | { kind: 'object'; fields: ReadonlyMap<string, SchemaNode> }
   | { kind: 'array'; element: SchemaNode }
+  /** A map with free keys (e.g. `pricing: { <model>: {...} }`) whose values have a known shape. */
+  | { kind: 'record'; value: SchemaNode }
   | { kind: 'leaf' };
 
 /** The parts of a zod 4 definition we walk; every zod schema exposes its definition on `_zod.def`. */
@@ -17,6 +19,7 @@ interface ZodDefLike {
   innerType?: unknown;
   in?: unknown;
   element?: unknown;
+  valueType?: unknown;
   options?: readonly unknown[];
 }
 
@@ -41,6 +44,11 @@ export function schemaTree(schema: unknown, depth = 0): SchemaNode {
   if (def.type === 'array' && def.element !== undefined) {
     return { kind: 'array', element: schemaTree(def.element, depth + 1) };
   }
+  if (def.type === 'record' && def.valueType !== undefined) {
+    // Open bags (record of unknown) stay leaves; maps of known objects are walked into.
+    const value = schemaTree(def.valueType, depth + 1);
+    return value.kind === 'object' ? { kind: 'record', value } : LEAF;
+  }
   if (def.type === 'pipe') return schemaTree(def.in, depth + 1);
   if (def.innerType !== undefined) return schemaTree(def.innerType, depth + 1);
   if (def.type === 'union' && def.options !== undefined) return mergeObjects(def.options, depth);
@@ -64,6 +72,7 @@ export function nodeAt(tree: SchemaNode, path: readonly PathSegment[]): SchemaNo
   for (const segment of path) {
     if (node === undefined) return undefined;
     if (typeof segment === 'number') node = node.kind === 'array' ? node.element : undefined;
+    else if (node.kind === 'record') node = node.value;
     else node = node.kind === 'object' ? node.fields.get(segment) : undefined;
   }
   return node;

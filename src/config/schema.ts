@@ -21,8 +21,45 @@ export const BackendConfigSchema = z.strictObject({
   max_tokens: z.int().positive().optional(),
   max_retries: z.int().min(0).default(3),
   headers: z.record(z.string(), z.string()).optional(),
+  /** A named preset of the backend (e.g. `groq` for `chatcompletion`); checked by the app layer. */
+  provider: z.string().min(1).optional(),
+  /** Provider-side features; the app checks each against the backend's capabilities. */
+  enable_web_search: z.boolean().optional(),
+  enable_code_execution: z.boolean().optional(),
+  /** OpenAI's name for code execution. */
+  enable_code_interpreter: z.boolean().optional(),
+  reasoning: z
+    .strictObject({
+      effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+      summary: z.enum(['auto', 'concise', 'detailed']).optional(),
+    })
+    .optional(),
+  text: z.strictObject({ verbosity: z.enum(['low', 'medium', 'high']) }).optional(),
+  thinking: z
+    .strictObject({
+      budget_tokens: z.int().positive().optional(),
+      include_thoughts: z.boolean().optional(),
+    })
+    .optional(),
+  /** Sampling options for local servers (vLLM, SGLang), sent in the request body. */
+  top_k: z.int().positive().optional(),
+  repetition_penalty: z.number().positive().optional(),
+  chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
   /** Deliberately open: passed to the provider untouched. */
   provider_options: z.record(z.string(), z.unknown()).default(() => ({})),
+});
+
+/** Dollars per million tokens for one model (overrides the built-in price table). */
+export const PriceConfigSchema = z.strictObject({
+  input_per_million: z.number().nonnegative(),
+  output_per_million: z.number().nonnegative(),
+  cached_input_per_million: z.number().nonnegative().optional(),
+});
+
+/** Client-side limits for one model, shared by every agent that uses it. */
+export const RateLimitConfigSchema = z.strictObject({
+  requests_per_minute: z.int().positive().optional(),
+  concurrent_requests: z.int().positive().optional(),
 });
 
 export const AgentConfigSchema = z.strictObject({
@@ -47,6 +84,8 @@ export const OrchestratorConfigSchema = z.strictObject({
   final_presentation: z.enum(['present', 'verbatim']).default('present'),
   /** Safety cap on model calls in one agent turn. */
   max_steps_per_turn: z.int().min(1).default(30),
+  /** Stop coordination once the run has cost more than this many dollars. null: no budget. */
+  max_cost_usd: z.number().positive().nullable().default(null),
 });
 
 export const TimeoutConfigSchema = z.strictObject({
@@ -67,6 +106,10 @@ const RawConfigSchema = z.strictObject({
   orchestrator: OrchestratorConfigSchema.prefault({}),
   timeout_settings: TimeoutConfigSchema.prefault({}),
   ui: UiConfigSchema.prefault({}),
+  /** Prices per model name (dollars per million tokens), over the built-in table. */
+  pricing: z.record(z.string(), PriceConfigSchema).default(() => ({})),
+  /** Client-side rate limits per model name. */
+  rate_limits: z.record(z.string(), RateLimitConfigSchema).default(() => ({})),
 });
 
 export type BackendConfig = z.output<typeof BackendConfigSchema>;
@@ -75,6 +118,8 @@ export type AgentConfig = Omit<z.output<typeof AgentConfigSchema>, 'id'> & { id:
 export type OrchestratorConfig = z.output<typeof OrchestratorConfigSchema>;
 export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
 export type UiConfig = z.output<typeof UiConfigSchema>;
+export type PriceConfig = z.output<typeof PriceConfigSchema>;
+export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,6 +5,8 @@ export interface SingleAgentOptions {
   backendType: string;
   model: string;
   baseUrl?: string;
+  /** A preset of the backend (e.g. `zai` for `chatcompletion`). */
+  provider?: string;
   systemMessage?: string;
   apiKey?: string;
 }
@@ -27,6 +29,7 @@ export function singleAgentConfig(options: SingleAgentOptions): MassGenConfig {
     model: literal(options.model),
   };
   if (options.baseUrl !== undefined) backend.base_url = literal(options.baseUrl);
+  if (options.provider !== undefined) backend.provider = literal(options.provider);
   if (options.apiKey !== undefined) backend.api_key = literal(options.apiKey);
   const agent: Record<string, unknown> = { backend };
   if (options.systemMessage !== undefined) agent.system_message = literal(options.systemMessage);

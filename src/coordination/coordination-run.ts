@@ -1,4 +1,10 @@
-import { CancelledError, ExitCode, TimeoutError, describeError } from '../types/errors.js';
+import {
+  BudgetExceededError,
+  CancelledError,
+  ExitCode,
+  TimeoutError,
+  describeError,
+} from '../types/errors.js';
 import type {
   CoordinationEndReason,
   ErrorInfo,
@@ -7,7 +13,7 @@ import type {
   RunStatus,
   TurnOutcome,
 } from '../types/events.js';
-import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
+import { addUsage, costOf, emptyUsage, type TokenUsage } from '../types/usage.js';
 import { linkedAbortController } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
 import { runCoordinationTurn } from './agent-turn.js';
@@ -25,7 +31,7 @@ class RestartRequested extends Error {
   }
 }
 
-type StopReason = 'timeout' | 'cancelled';
+type StopReason = 'timeout' | 'budget' | 'cancelled';
 
 /**
  * One run of the protocol: schedules turns, reacts to their outcomes, detects consensus, enforces
@@ -36,6 +42,8 @@ export class CoordinationRun implements RunContext {
   readonly state: CoordinationState;
   private seq = 0;
   private readonly usage = new Map<string, TokenUsage>();
+  private readonly cost = new Map<string, number>();
+  private totalCost = 0;
   private readonly lastErrors = new Map<string, ErrorInfo>();
   private readonly turnControllers = new Map<number, AbortController>();
   private readonly turnPromises = new Set<Promise<void>>();
@@ -57,15 +65,30 @@ export class CoordinationRun implements RunContext {
     const { controller, dispose } = linkedAbortController(externalSignal);
     this.runAbort = controller;
     this.disposeRunAbort = dispose;
-    for (const a of agents) this.usage.set(a.id, emptyUsage());
+    for (const a of agents) {
+      this.usage.set(a.id, emptyUsage());
+      this.cost.set(a.id, 0);
+    }
   }
 
   emit(input: RunEventInput): void {
     this.events.push({ ...input, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent);
   }
 
-  addUsage(agentId: string, usage: TokenUsage): void {
+  addUsage(agentId: string, usage: TokenUsage): number {
     this.usage.set(agentId, addUsage(this.usage.get(agentId) ?? emptyUsage(), usage));
+    const price = this.state.agents.find((a) => a.spec.id === agentId)?.spec.price;
+    const cost = costOf(usage, price);
+    this.cost.set(agentId, (this.cost.get(agentId) ?? 0) + cost);
+    this.totalCost += cost;
+    const budget = this.settings.maxCostUsd;
+    if (budget !== null && this.totalCost > budget) {
+      this.stop(
+        'budget',
+        new BudgetExceededError(`cost budget of $${budget} exceeded ($${this.totalCost.toFixed(4)} spent)`),
+      );
+    }
+    return cost;
   }
 
   answerAccepted(agentIndex: number): void {
@@ -97,6 +120,7 @@ export class CoordinationRun implements RunContext {
         anonymousId: a.anonymousId,
         backendType: a.spec.backend.type,
         model: a.spec.backend.model,
+        price: a.spec.price ?? null,
       })),
       settings: { ...this.settings },
     });
@@ -149,6 +173,7 @@ export class CoordinationRun implements RunContext {
       ...outcome,
       durationMs: Math.max(0, this.clock.now() - startedAt),
       usage: Object.fromEntries(this.usage),
+      costUsd: Object.fromEntries(this.cost),
     });
     this.events.close();
   }
@@ -297,18 +322,8 @@ export class CoordinationRun implements RunContext {
     });
     if (reason === 'cancelled') throw new CancelledError();
     if (reason === 'all_agents_failed') return { ...failed, error: this.allFailedError() };
-    if (winnerIndex === null || !winner) {
-      return {
-        status: 'timeout' as const,
-        exitCode: ExitCode.timedOutWithoutAnswer,
-        winnerId: null,
-        finalAnswer: null,
-        error: {
-          code: 'timeout',
-          message: 'The orchestrator timed out before any agent submitted an answer.',
-        },
-      };
-    }
+    if (winnerIndex === null || !winner)
+      return this.noAnswer(reason === 'budget' ? 'budget' : 'timeout', 'any agent submitted an answer');
     const finalAnswer = await this.withPresentationTimeout((signal) =>
       presentFinalAnswer(this, winnerIndex, signal, () => this.stopReason === 'cancelled'),
     );
@@ -345,6 +360,23 @@ export class CoordinationRun implements RunContext {
       dispose();
       if (agentIndex !== undefined) this.turnControllers.delete(agentIndex);
     }
+  }
+
+  /** The outcome when coordination stopped (timeout or budget) before `what`. */
+  private noAnswer(reason: 'timeout' | 'budget', what: string) {
+    const budget = reason === 'budget';
+    return {
+      status: budget ? ('failed' as const) : ('timeout' as const),
+      exitCode: budget ? ExitCode.runFailed : ExitCode.timedOutWithoutAnswer,
+      winnerId: null,
+      finalAnswer: null,
+      error: budget
+        ? {
+            code: 'budget_exceeded',
+            message: `The cost budget of $${this.settings.maxCostUsd} was spent before ${what}.`,
+          }
+        : { code: 'timeout', message: `The orchestrator timed out before ${what}.` },
+    };
   }
 
   private stoppedBy(reason: StopReason): boolean {
@@ -412,22 +444,17 @@ export class CoordinationRun implements RunContext {
           finished('aborted');
           throw new CancelledError();
         }
-        if (this.stoppedBy('timeout')) {
+        const stop = this.stopReason;
+        if (stop === 'timeout' || stop === 'budget') {
           finished('aborted');
           this.emit({
             type: 'coordination.finished',
-            reason: 'timeout',
+            reason: stop,
             winnerId: null,
             winnerLabel: null,
             tallies: {},
           });
-          return {
-            status: 'timeout' as const,
-            exitCode: ExitCode.timedOutWithoutAnswer,
-            winnerId: null,
-            finalAnswer: null,
-            error: { code: 'timeout', message: `The orchestrator timed out before ${agentId} answered.` },
-          };
+          return this.noAnswer(stop, `${agentId} answered`);
         }
         this.recordFailure(agent, error, finished);
         if (agent.dropped) {

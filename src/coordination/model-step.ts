@@ -5,6 +5,7 @@ import type { Phase } from '../types/events.js';
 import { emptyUsage, type TokenUsage } from '../types/usage.js';
 import { sleep } from '../util/abort.js';
 import { backoffDelay, defaultBackoff } from '../util/backoff.js';
+import { truncate } from '../util/text.js';
 import type { RunContext } from './run-context.js';
 
 export interface StepOutput {
@@ -36,7 +37,7 @@ export async function runModelStep(
   for (let attempt = 1; ; attempt++) {
     try {
       const output = await streamOnce(ctx, agent.spec.backend, agentId, phase, { ...request, signal });
-      ctx.addUsage(agentId, output.usage);
+      const costUsd = ctx.addUsage(agentId, output.usage);
       ctx.emit({
         type: 'agent.step.finished',
         agentId,
@@ -44,6 +45,7 @@ export async function runModelStep(
         step,
         finishReason: output.finishReason,
         usage: output.usage,
+        costUsd,
       });
       return output;
     } catch (error) {
@@ -75,6 +77,7 @@ async function streamOnce(
   let usage = emptyUsage();
   let finishReason = 'unknown';
   let open: 'text' | 'reasoning' | null = null;
+  const providerCalls = new Map<string, number>();
   const close = () => {
     if (open) ctx.emit({ type: 'agent.text.end', agentId, phase, kind: open });
     open = null;
@@ -95,6 +98,34 @@ async function streamOnce(
         if (kind === 'text') text += part.text;
       } else if (part.type === 'tool-call') {
         toolCalls.push(part.call);
+      } else if (part.type === 'provider-tool-call') {
+        // Built-in tools (web search, code execution) run at the provider: shown, never executed here.
+        providerCalls.set(part.callId, ctx.clock.now());
+        ctx.emit({
+          type: 'tool.call.started',
+          agentId,
+          phase,
+          callId: part.callId,
+          toolName: part.toolName,
+          arguments: part.input,
+          providerExecuted: true,
+        });
+      } else if (part.type === 'provider-tool-result') {
+        const started = providerCalls.get(part.callId) ?? ctx.clock.now();
+        ctx.emit({
+          type: 'tool.call.finished',
+          agentId,
+          phase,
+          callId: part.callId,
+          toolName: part.toolName,
+          result: truncate(
+            typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? ''),
+            2000,
+          ),
+          isError: part.isError,
+          durationMs: Math.max(0, ctx.clock.now() - started),
+          providerExecuted: true,
+        });
       } else if (part.type === 'finish') {
         usage = part.usage;
         finishReason = part.finishReason;

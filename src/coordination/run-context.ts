@@ -11,7 +11,8 @@ export interface RunContext {
   readonly state: CoordinationState;
   readonly clock: Clock;
   emit(event: RunEventInput): void;
-  addUsage(agentId: string, usage: TokenUsage): void;
+  /** Records a model call's usage; returns its cost in dollars (and may stop coordination on budget). */
+  addUsage(agentId: string, usage: TokenUsage): number;
   /** Called right after an answer is accepted, so in-flight turns can be restarted when configured. */
   answerAccepted(agentIndex: number): void;
 }

@@ -1,5 +1,6 @@
 import type { Backend } from '../types/backend.js';
 import type { ToolRegistry } from '../types/tool.js';
+import type { ModelPrice } from '../types/usage.js';
 
 export type NoveltyRequirement = 'lenient' | 'balanced' | 'strict';
 
@@ -21,6 +22,8 @@ export interface CoordinationSettings {
   /** `null` disables the per-turn timeout. */
   agentTurnTimeoutMs: number | null;
   orchestratorTimeoutMs: number;
+  /** Coordination stops (as on the overall timeout) once the run has cost more than this. `null`: no budget. */
+  maxCostUsd: number | null;
 }
 
 export const defaultCoordinationSettings: CoordinationSettings = {
@@ -33,6 +36,7 @@ export const defaultCoordinationSettings: CoordinationSettings = {
   maxStepsPerTurn: 30,
   agentTurnTimeoutMs: 600_000,
   orchestratorTimeoutMs: 1_800_000,
+  maxCostUsd: null,
 };
 
 /** One team member as the orchestrator sees it: everything arrives through interfaces. */
@@ -45,6 +49,8 @@ export interface AgentSpec {
   tools?: ToolRegistry;
   /** Retries of a retryable provider error within one step (default 3). */
   maxRetries?: number;
+  /** Prices for cost accounting; omitted: cost counts as 0 (local models, unknown prices). */
+  price?: ModelPrice;
 }
 
 /** Time and randomness, injectable so tests are deterministic. */

@@ -44,6 +44,7 @@ function answeredRun(): RunEvent[] {
       finalAnswer: 'B!',
       durationMs: 6,
       usage: {},
+      costUsd: {},
     }),
   ];
 }
@@ -91,6 +92,7 @@ describe('createRunLogWriter when things go wrong', () => {
         finalAnswer: null,
         durationMs: 50,
         usage: {},
+        costUsd: {},
         error: { code: 'run_failed', message: 'every agent failed' },
       },
     ];
@@ -174,6 +176,7 @@ describe('createRunLogWriter when things go wrong', () => {
         finalAnswer: null,
         durationMs: 9,
         usage: {},
+        costUsd: {},
       }),
     );
     writer.flushSync();

@@ -31,7 +31,11 @@ function fullRun(): RunEvent[] {
       counted,
     });
 
-  at(0, { type: 'run.started', question: 'What is 2+2?', agents, settings: {} });
+  const priced = agents.map((a, i) => ({
+    ...a,
+    price: i === 0 ? { inputPerMillion: 1, outputPerMillion: 2 } : null,
+  }));
+  at(0, { type: 'run.started', question: 'What is 2+2?', agents: priced, settings: {} });
   for (const a of agents)
     at(10, { type: 'agent.turn.started', agentId: a.agentId, turn: 1, visibleAnswers: [] });
   at(20, { type: 'agent.text.start', agentId: 'alice', phase: 'coordination', kind: 'text' });
@@ -51,6 +55,8 @@ function fullRun(): RunEvent[] {
       step: 1,
       finishReason: 'tool-calls',
       usage: usage(100 * (i + 1), 10 * (i + 1), i, 5),
+      // Only alice has a price (see fullRun's run.started).
+      costUsd: i === 0 ? 0.00012 : 0,
     }),
   );
   at(1000, {
@@ -112,6 +118,7 @@ function fullRun(): RunEvent[] {
     step: 1,
     finishReason: 'stop',
     usage: usage(50, 20),
+    costUsd: 0,
   });
   at(4000, {
     type: 'presentation.finished',
@@ -128,6 +135,7 @@ function fullRun(): RunEvent[] {
     finalAnswer: 'The answer is 4.',
     durationMs: 4100,
     usage: {},
+    costUsd: {},
   });
   return events;
 }
@@ -192,12 +200,15 @@ describe('createRunLogWriter', () => {
       total_failures: 0,
       dropped_reason: null,
       usage: { input_tokens: 100, output_tokens: 10, reasoning_tokens: 0, cached_input_tokens: 5 },
+      cost_usd: 0.00012,
     });
     expect(status.agents.bob).toMatchObject({
       status: 'done',
       answer_count: 1,
       usage: { input_tokens: 250 },
+      cost_usd: null,
     });
+    expect(status.totals.cost_usd).toBe(0.00012);
     expect(status.agents.carol).toMatchObject({
       answer_count: 0,
       latest_label: null,
@@ -260,6 +271,7 @@ describe('createRunLogWriter', () => {
         },
         total: { input_tokens: 650, output_tokens: 80 },
       },
+      cost_usd: { agents: { alice: 0.00012, bob: null, carol: null }, total: 0.00012 },
     });
 
     expect(listFiles(path.resolve(root)).filter((f) => f.includes('.tmp-'))).toEqual([]);

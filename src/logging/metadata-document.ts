@@ -1,6 +1,6 @@
 import type { CoordinationEndReason, ErrorInfo } from '../types/events.js';
-import { totalUsage, type RunState } from '../types/run-state.js';
-import { toSnakeUsage, type SnakeUsage } from './snake-usage.js';
+import { totalCost, totalUsage, type RunState } from '../types/run-state.js';
+import { roundCost, toSnakeUsage, type SnakeUsage } from './snake-usage.js';
 
 /** Caller-supplied facts about a run that the event stream does not carry. */
 export interface RunLogMetadata {
@@ -28,6 +28,8 @@ export interface ExecutionMetadataDocument {
   final_answer_file: string | null;
   error: ErrorInfo | null;
   token_usage: { agents: Record<string, SnakeUsage>; total: SnakeUsage };
+  /** Dollars per agent (null: no known price) and in total. */
+  cost_usd: { agents: Record<string, number | null>; total: number };
   versions: Record<string, string>;
   config: unknown;
   extra: Record<string, unknown>;
@@ -63,6 +65,12 @@ export function buildExecutionMetadata(state: RunState, context: MetadataContext
     final_answer_file: context.finalAnswerFile,
     error: state.error,
     token_usage: { agents, total: toSnakeUsage(totalUsage(state)) },
+    cost_usd: {
+      agents: Object.fromEntries(
+        state.agents.map((a) => [a.agentId, a.priced ? roundCost(a.costUsd) : null]),
+      ),
+      total: roundCost(totalCost(state)),
+    },
     versions: context.metadata.versions,
     config: context.metadata.config,
     extra: context.metadata.extra ?? {},

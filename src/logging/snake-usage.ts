@@ -17,3 +17,8 @@ export function toSnakeUsage(usage: TokenUsage): SnakeUsage {
     cached_input_tokens: usage.cachedInputTokens,
   };
 }
+
+/** Dollars rounded to 1/1,000,000 (enough for single cheap calls, without float noise in the files). */
+export function roundCost(usd: number): number {
+  return Math.round(usd * 1_000_000) / 1_000_000;
+}

@@ -1,12 +1,13 @@
 import type { CoordinationEndReason, ErrorInfo, RunStatus } from '../types/events.js';
 import {
   currentTallies,
+  totalCost,
   totalUsage,
   type AgentStatus,
   type RunPhase,
   type RunState,
 } from '../types/run-state.js';
-import { toSnakeUsage, type SnakeUsage } from './snake-usage.js';
+import { roundCost, toSnakeUsage, type SnakeUsage } from './snake-usage.js';
 
 /** One agent's entry in `status.json`. */
 export interface StatusAgentEntry {
@@ -22,6 +23,8 @@ export interface StatusAgentEntry {
   total_failures: number;
   dropped_reason: string | null;
   usage: SnakeUsage;
+  /** Dollars; null when no price is known for the model. */
+  cost_usd: number | null;
 }
 
 /** The shape of `status.json`, rewritten while the run goes on so scripts can poll it. */
@@ -49,7 +52,7 @@ export interface StatusDocument {
     answer_file: string | null;
     error: ErrorInfo | null;
   };
-  totals: { usage: SnakeUsage };
+  totals: { usage: SnakeUsage; cost_usd: number };
 }
 
 /** What {@link buildStatusDocument} needs besides the run state. */
@@ -83,6 +86,7 @@ export function buildStatusDocument(state: RunState, context: StatusContext): St
       total_failures: agent.totalFailures,
       dropped_reason: agent.droppedReason,
       usage: toSnakeUsage(agent.usage),
+      cost_usd: agent.priced ? roundCost(agent.costUsd) : null,
     };
   }
   return {
@@ -105,6 +109,6 @@ export function buildStatusDocument(state: RunState, context: StatusContext): St
       answer_file: context.finalAnswerFile,
       error: state.error,
     },
-    totals: { usage: toSnakeUsage(totalUsage(state)) },
+    totals: { usage: toSnakeUsage(totalUsage(state)), cost_usd: roundCost(totalCost(state)) },
   };
 }

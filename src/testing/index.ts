@@ -29,3 +29,25 @@ export {
 } from './fake-server/server.js';
 export type { FakeRequestView, WireDialect } from './fake-server/dialect.js';
 export { openAIChatDialect } from './fake-server/openai-chat.js';
+export {
+  geminiDialect,
+  geminiErrorBody,
+  withGemini,
+  type FakeGeminiExtras,
+  type FakeGeminiRequestBody,
+  type GeminiPart,
+} from './fake-server/gemini.js';
+export {
+  anthropicMessagesDialect,
+  anthropicErrorBody,
+  anthropicErrorType,
+  type FakeMessagesRequestBody,
+  type FakeAnthropicBlock,
+} from './fake-server/anthropic-messages.js';
+export {
+  openAIResponsesDialect,
+  fakeWebSearch,
+  openAIResponsesErrorBody,
+  type FakeResponsesRequestBody,
+  type FakeResponsesInputItem,
+} from './fake-server/openai-responses.js';

@@ -16,6 +16,8 @@ export interface ScriptedReply {
   waitFor?: () => Promise<unknown>;
   /** Number of text deltas the text is split into (default 1). */
   chunks?: number;
+  /** Built-in tools the provider ran during this call (web search…): streamed as provider-tool parts. */
+  providerTools?: { name: string; input: unknown; output: unknown; isError?: boolean }[];
 }
 
 /** A scripted step: a reply, an error to throw, a call that never answers, or a function of the request. */
@@ -114,6 +116,17 @@ export class ScriptedBackend implements Backend {
       for (let i = 0; i < step.text.length; i += size) {
         yield { type: 'text-delta', text: step.text.slice(i, i + size) };
       }
+    }
+    for (const [i, used] of (step.providerTools ?? []).entries()) {
+      const callId = `provider_${++callIds}_${i}`;
+      yield { type: 'provider-tool-call', callId, toolName: used.name, input: used.input };
+      yield {
+        type: 'provider-tool-result',
+        callId,
+        toolName: used.name,
+        output: used.output,
+        isError: used.isError ?? false,
+      };
     }
     for (const call of step.toolCalls ?? []) {
       yield {

@@ -16,6 +16,9 @@ export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; call: ToolCall }
+  /** A built-in tool the provider runs itself (web search, code execution): shown, never executed by us. */
+  | { type: 'provider-tool-call'; callId: string; toolName: string; input: unknown }
+  | { type: 'provider-tool-result'; callId: string; toolName: string; output: unknown; isError: boolean }
   | { type: 'finish'; finishReason: string; usage: TokenUsage };
 
 /**
@@ -32,6 +35,20 @@ export interface Backend {
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
 }
 
+/** Provider features a config can ask for; each backend declares which it supports. */
+export interface BackendFeatures {
+  /** Provider-side web search (OpenAI web search, Anthropic web search, Google Search grounding, xAI live search). */
+  webSearch?: boolean;
+  /** Provider-side code execution (OpenAI code interpreter, Anthropic code execution, Gemini code execution). */
+  codeExecution?: boolean;
+  /** Reasoning effort and summaries (OpenAI reasoning models, Grok). */
+  reasoning?: { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' };
+  /** Output verbosity (OpenAI GPT-5 family). */
+  textVerbosity?: 'low' | 'medium' | 'high';
+  /** Extended thinking: a token budget (Anthropic, Gemini) and whether thoughts are returned (Gemini). */
+  thinking?: { budgetTokens?: number; includeThoughts?: boolean };
+}
+
 /** Resolved settings a backend factory receives from the app (secrets already resolved from env). */
 export interface BackendSettings {
   type: string;
@@ -45,18 +62,50 @@ export interface BackendSettings {
   providerOptions: Record<string, unknown>;
   /** Extra HTTP headers for HTTP backends. */
   headers?: Record<string, string>;
+  /** A named preset of the backend (e.g. `groq` for `chatcompletion`). */
+  provider?: string;
+  features?: BackendFeatures;
+  /** Extra request-body fields for local servers (`top_k`, `repetition_penalty`, `chat_template_kwargs`). */
+  extraBody?: Record<string, unknown>;
+}
+
+/** What a backend can do; asking for an unsupported feature is a config error naming the backend. */
+export interface BackendCapabilities {
+  streaming: boolean;
+  tools: boolean;
+  webSearch: boolean;
+  codeExecution: boolean;
+  reasoning: boolean;
+  imagesIn: boolean;
+}
+
+/** A named preset of a backend: its own default base URL and key variable. */
+export interface BackendPreset {
+  name: string;
+  description: string;
+  baseUrl: string;
+  /** Null: no key needed. */
+  apiKeyEnv: string | null;
+  /** Hosts (exact or suffix) whose `base_url` selects this preset when no `provider:` is given. */
+  hosts?: readonly string[];
 }
 
 /** One registry entry: how to build a backend of one `type`. */
 export interface BackendFactory {
   type: string;
-  /** One line for `--help` and docs. */
+  /** One line for `--list-backends` and docs. */
   description: string;
-  /** Environment variable holding the API key when `api_key` is not set (null: no key needed). */
-  apiKeyEnv: string | null;
+  capabilities: BackendCapabilities;
+  /**
+   * Environment variables that may hold the API key, in order of preference; empty when the backend
+   * needs no key for these settings (e.g. a local server).
+   */
+  apiKeyEnvs(settings: Pick<BackendSettings, 'baseUrl' | 'provider'>): readonly string[];
   /** Default `base_url` when the config gives none. */
-  defaultBaseUrl?: string;
-  /** True when the backend can run without any API key (local servers). */
-  keyOptional?: (settings: BackendSettings) => boolean;
+  defaultBaseUrl(settings: Pick<BackendSettings, 'provider'>): string | undefined;
+  /** True when these settings can run without any API key (e.g. a loopback server). */
+  keyOptional?(settings: Pick<BackendSettings, 'baseUrl' | 'provider'>): boolean;
+  /** Named presets, for `provider:` validation and `--list-backends`. */
+  presets?: readonly BackendPreset[];
   create(settings: BackendSettings): Backend;
 }

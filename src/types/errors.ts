@@ -90,6 +90,14 @@ export class TimeoutError extends MassGenError {
   }
 }
 
+/** The run's cost passed `orchestrator.max_cost_usd`. */
+export class BudgetExceededError extends MassGenError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('budget_exceeded', message, options);
+    this.name = 'BudgetExceededError';
+  }
+}
+
 export class CancelledError extends MassGenError {
   constructor(message = 'Cancelled', options: { cause?: unknown } = {}) {
     super('cancelled', message, options);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenUsageSchema } from './usage.js';
+import { ModelPriceSchema, TokenUsageSchema } from './usage.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -27,6 +27,8 @@ export const AgentInfoSchema = z.object({
   anonymousId: z.string(),
   backendType: z.string(),
   model: z.string(),
+  /** The price used for cost, or null when unknown (cost then counts as 0). */
+  price: ModelPriceSchema.nullable().optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
@@ -98,6 +100,8 @@ export const StepFinishedSchema = z.object({
   step: z.number().int().positive(),
   finishReason: z.string(),
   usage: TokenUsageSchema,
+  /** Dollars this call cost (0 when the model has no known price). */
+  costUsd: z.number().nonnegative(),
 });
 
 export const StepRetryingSchema = z.object({
@@ -116,6 +120,8 @@ export const ToolCallStartedSchema = z.object({
   callId: z.string(),
   toolName: z.string(),
   arguments: z.unknown(),
+  /** True for built-in tools the provider runs itself (web search, code execution). */
+  providerExecuted: z.boolean().optional(),
 });
 
 export const ToolCallFinishedSchema = z.object({
@@ -127,6 +133,7 @@ export const ToolCallFinishedSchema = z.object({
   result: z.string(),
   isError: z.boolean(),
   durationMs: z.number().nonnegative(),
+  providerExecuted: z.boolean().optional(),
 });
 
 export const WorkflowRejectedSchema = z.object({
@@ -230,6 +237,8 @@ export const RunFinishedSchema = z.object({
   finalAnswer: z.string().nullable(),
   durationMs: z.number().nonnegative(),
   usage: z.record(z.string(), TokenUsageSchema),
+  /** Dollars per agent. */
+  costUsd: z.record(z.string(), z.number().nonnegative()),
   error: ErrorInfoSchema.optional(),
 });
 

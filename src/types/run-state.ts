@@ -32,6 +32,10 @@ export interface AgentState {
   droppedReason: string | null;
   lastError: ErrorInfo | null;
   usage: TokenUsage;
+  /** Dollars spent by this agent's model calls (0 when its price is unknown). */
+  costUsd: number;
+  /** Whether a price is known for this agent's model. */
+  priced: boolean;
   toolCalls: number;
   restarts: number;
   updatesReceived: number;
@@ -107,6 +111,11 @@ export function totalUsage(state: RunState): TokenUsage {
   return state.agents.reduce((sum, a) => addUsage(sum, a.usage), emptyUsage());
 }
 
+/** Total dollars over all agents. */
+export function totalCost(state: RunState): number {
+  return state.agents.reduce((sum, a) => sum + a.costUsd, 0);
+}
+
 /** Counted votes per target agent id, from the agents' current votes. */
 export function currentTallies(state: RunState): Record<string, number> {
   const tallies: Record<string, number> = {};
@@ -126,8 +135,10 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         question: event.question,
         phase: 'coordinating',
         startedAt: event.ts,
-        agents: event.agents.map((a) => ({
+        agents: event.agents.map(({ price, ...a }) => ({
           ...a,
+          costUsd: 0,
+          priced: price !== null && price !== undefined,
           status: 'waiting',
           turns: 0,
           answerCount: 0,
@@ -146,7 +157,11 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
     case 'agent.turn.started':
       return updateAgent(state, event.agentId, (a) => ({ ...a, status: 'thinking', turns: a.turns + 1 }));
     case 'agent.step.finished':
-      return updateAgent(state, event.agentId, (a) => ({ ...a, usage: addUsage(a.usage, event.usage) }));
+      return updateAgent(state, event.agentId, (a) => ({
+        ...a,
+        usage: addUsage(a.usage, event.usage),
+        costUsd: a.costUsd + event.costUsd,
+      }));
     case 'tool.call.started':
       return updateAgent(state, event.agentId, (a) => ({ ...a, toolCalls: a.toolCalls + 1 }));
     case 'answer.submitted':

@@ -132,10 +132,27 @@ describe('bad input: exit 1 with one clear line', () => {
     expect(result.stderr).toContain('massgen --help');
   });
 
-  it('--model without --backend', async () => {
+  it('--model with a name no backend can be guessed from', async () => {
     const cwd = makeWorkdir();
     const result = await runCli(['--model', 'm', 'Q?'], { cwd });
-    expectUsageError(result, cwd, /^massgen: error: --model needs --backend$/);
+    expectUsageError(
+      result,
+      cwd,
+      /^massgen: error: cannot tell which backend serves "m": add --backend TYPE$/,
+    );
+    expect(result.stderr).toContain('backend types: openai, claude, gemini, grok');
+  });
+
+  it('quick mode picks the backend from the model name, and names its key variable when unset', async () => {
+    const cwd = makeWorkdir();
+    const result = await runCli(['--model', 'claude-sonnet-4-5', 'Q?'], { cwd });
+    expectUsageError(
+      result,
+      cwd,
+      /^massgen: error: agents\[0\] \(agent_1\): the claude backend needs an API key — set the ANTHROPIC_API_KEY environment variable \(or backend\.api_key\)$/,
+    );
+    const glm = await runCli(['--model', 'glm-4.6', 'Q?'], { cwd });
+    expect(glm.stderr).toContain('the chatcompletion backend (zai) needs an API key — set the ZAI_API_KEY');
   });
 
   it("an unknown flag (with commander's suggestion on the same line)", async () => {
@@ -154,6 +171,48 @@ describe('bad input: exit 1 with one clear line', () => {
       cwd,
       /^massgen: error: agents\[0\] \(a\): the chatcompletion backend needs an API key — set the OPENAI_API_KEY environment variable/,
     );
+  });
+});
+
+describe('--list-backends', () => {
+  it('lists every backend type with its key variable and whether it is set, never the key', async () => {
+    const cwd = makeWorkdir();
+    const secret = 'sk-ant-test-SECRET-987654';
+    const result = await runCli(['--list-backends'], { cwd, env: { ANTHROPIC_API_KEY: secret } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(secret);
+    const types = result.stdout
+      .split('\n')
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(/\s+/)[0]);
+    expect(types).toEqual([
+      'openai',
+      'claude',
+      'gemini',
+      'grok',
+      'azure_openai',
+      'chatcompletion',
+      'vllm',
+      'sglang',
+      'inference',
+      'lmstudio',
+      'ollama',
+    ]);
+    expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
+    expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');
+    expect(result.stdout).toContain('key: GOOGLE_API_KEY or GEMINI_API_KEY ✖ not set');
+    expect(result.stdout).toMatch(/groq\s+https:\/\/api\.groq\.com\/openai\/v1 {2}\(GROQ_API_KEY ✖\)/);
+
+    const json = await runCli(['--list-backends', '--json'], { cwd, env: { GROQ_API_KEY: 'gsk-x' } });
+    const parsed = JSON.parse(json.stdout) as {
+      type: string;
+      keySet: boolean;
+      presets: { name: string; keySet: boolean }[];
+    }[];
+    expect(
+      parsed.find((b) => b.type === 'chatcompletion')?.presets.find((p) => p.name === 'groq')?.keySet,
+    ).toBe(true);
+    expect(json.stdout).not.toContain('gsk-x');
   });
 });
 

@@ -80,7 +80,15 @@ describe('a 3-agent run through the fake server', () => {
     const header = out.indexOf('=== Final answer (alpha) ===');
     expect(header).toBeGreaterThan(0);
     expect(out[header + 1]).toBe(finalAnswerOf('alpha'));
-    expect(out.at(-2)).toMatch(/^✔ Completed in \d+\.\ds — winner alpha — \d+ in \/ \d+ out tokens$/);
+    const summary = out.findIndex((l) => l.startsWith('✔ Completed'));
+    expect(out[summary]).toMatch(/^✔ Completed in \d+\.\ds — winner alpha$/);
+    // Tokens per agent and in total; these fake model names have no known price.
+    expect(out.slice(summary + 1, summary + 5)).toEqual([
+      expect.stringMatching(/^ {2}alpha: \d+ in \/ \d+ out tokens — cost unknown$/),
+      expect.stringMatching(/^ {2}beta: \d+ in \/ \d+ out tokens — cost unknown$/),
+      expect.stringMatching(/^ {2}gamma: \d+ in \/ \d+ out tokens — cost unknown$/),
+      expect.stringMatching(/^ {2}total: \d+ in \/ \d+ out tokens — cost unknown$/),
+    ]);
 
     // --- what the fake server saw -----------------------------------------------------------
     const bodies = fake.server.requests.map((r) => r.body);
@@ -251,7 +259,7 @@ describe('a one-agent run from flags', () => {
     // The streamed answer stands on its own line(s): nothing else is glued onto it.
     expect(out[header + 1]).toBe(answer);
     expect(out.filter((l) => l.includes(answer))).toHaveLength(1);
-    expect(out.at(-2)).toMatch(/^✔ Completed in \d+\.\ds — winner agent_1 — /);
+    expect(out).toContainEqual(expect.stringMatching(/^✔ Completed in \d+\.\ds — winner agent_1$/));
     const logDir = onlyLogDir(cwd);
     expect(fs.readFileSync(path.join(logDir, 'final', 'agent_1', 'answer.txt'), 'utf8')).toBe(answer);
   });
@@ -300,7 +308,13 @@ describe('--no-logs and .env', () => {
     writeConfig(cwd, {
       agent: {
         id: 'solo',
-        backend: { type: 'chatcompletion', model: '${MODEL_FROM_DOTENV}', base_url: fake.server.url },
+        // A loopback server gets no cloud key unless the config names one explicitly.
+        backend: {
+          type: 'chatcompletion',
+          model: '${MODEL_FROM_DOTENV}',
+          base_url: fake.server.url,
+          api_key: '${OPENAI_API_KEY}',
+        },
       },
     });
 

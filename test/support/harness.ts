@@ -9,6 +9,7 @@ import {
 } from '../../src/testing/scripted-backend.js';
 import type { RunEvent } from '../../src/types/events.js';
 import type { ToolRegistry } from '../../src/types/tool.js';
+import type { ModelPrice } from '../../src/types/usage.js';
 
 /** An ordinary tool for scenarios: lets a scripted agent reach a step boundary without a workflow call. */
 export const lookupTool: ToolRegistry & { calls: unknown[] } = Object.assign(
@@ -42,6 +43,8 @@ export interface ScenarioOptions {
   tools?: boolean;
   history?: HistoryTurn[];
   question?: string;
+  /** Per-agent prices for cost accounting. */
+  prices?: Record<string, ModelPrice>;
 }
 
 /** Runs agents with scripted backends; returns the events and the backends (for request checks). */
@@ -54,6 +57,7 @@ export async function runScenario(scripts: Record<string, ScriptStep[]>, options
       id,
       backend,
       ...(options.tools ? { tools: lookupTool } : {}),
+      ...(options.prices?.[id] ? { price: options.prices[id] } : {}),
       maxRetries: 2,
     })),
     settings: { agentTurnTimeoutMs: 5_000, orchestratorTimeoutMs: 10_000, ...options.settings },

@@ -34,6 +34,14 @@ export interface LanguageModelBackendOptions {
   baseUrl?: string;
   /** Values to scrub from error messages (the API key). */
   secrets?: readonly string[];
+  /**
+   * Built-in tools the provider executes itself (e.g. `openai.tools.webSearch()`), offered on every
+   * call next to the orchestrator's function tools. Their calls and results stream as
+   * `provider-tool-*` parts; the orchestrator shows them and never executes them.
+   */
+  providerTools?: ToolSet;
+  /** Provider options in the AI SDK's nested form (`{ openai: {...} }`), merged over the flat bag. */
+  nestedProviderOptions?: Record<string, Record<string, JSONValue>>;
 }
 
 /**
@@ -64,7 +72,16 @@ async function* streamOnce(
 ): AsyncGenerator<ModelStreamPart> {
   const { signal } = request;
   signal.throwIfAborted();
-  const hasTools = request.tools.length > 0;
+  const tools = { ...toToolSet(request.tools), ...options.providerTools };
+  const hasTools = Object.keys(tools).length > 0;
+  const providerOptions = {
+    ...(options.providerOptions === undefined
+      ? {}
+      : { [options.providerName]: options.providerOptions as Record<string, JSONValue> }),
+  };
+  for (const [key, value] of Object.entries(options.nestedProviderOptions ?? {})) {
+    providerOptions[key] = { ...providerOptions[key], ...value };
+  }
   let reader: ReadableStreamDefaultReader<FullStreamPart> | undefined;
   try {
     const result = streamText({
@@ -72,15 +89,13 @@ async function* streamOnce(
       messages: toModelMessages(request.messages),
       // Our system messages come from the orchestrator, not from untrusted input.
       allowSystemInMessages: true,
-      ...(hasTools ? { tools: toToolSet(request.tools) } : {}),
-      ...(hasTools && request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+      ...(hasTools ? { tools } : {}),
+      ...(request.tools.length > 0 && request.toolChoice !== undefined
+        ? { toolChoice: request.toolChoice }
+        : {}),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
-      ...(options.providerOptions === undefined
-        ? {}
-        : {
-            providerOptions: { [options.providerName]: options.providerOptions as Record<string, JSONValue> },
-          }),
+      ...(Object.keys(providerOptions).length === 0 ? {} : { providerOptions }),
       maxRetries: 0,
       abortSignal: signal,
       // Errors arrive as `error` parts and are rethrown below; the default handler would print them.
@@ -99,12 +114,43 @@ async function* streamOnce(
           if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
           break;
         case 'tool-call':
+          if (part.providerExecuted === true) {
+            yield {
+              type: 'provider-tool-call',
+              callId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+            };
+            break;
+          }
           // Invalid calls (unparseable JSON, unknown tool) still carry `input`: the parsed value when it
           // parsed, else the raw string. The orchestrator answers them with a tool error.
           yield {
             type: 'tool-call',
             call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
           };
+          break;
+        case 'tool-result':
+          if (part.providerExecuted === true) {
+            yield {
+              type: 'provider-tool-result',
+              callId: part.toolCallId,
+              toolName: part.toolName,
+              output: part.output,
+              isError: false,
+            };
+          }
+          break;
+        case 'tool-error':
+          if (part.providerExecuted === true) {
+            yield {
+              type: 'provider-tool-result',
+              callId: part.toolCallId,
+              toolName: part.toolName,
+              output: String(part.error),
+              isError: true,
+            };
+          }
           break;
         case 'finish':
           yield { type: 'finish', finishReason: part.finishReason, usage: toTokenUsage(part.totalUsage) };

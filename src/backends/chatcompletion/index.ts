@@ -1,40 +1,62 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { BackendFactory, BackendSettings } from '../../types/backend.js';
-import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
+import {
+  DEFAULT_PRESET,
+  findPreset,
+  presetForBaseUrl,
+  presetListWithAliases,
+  type OpenAICompatiblePreset,
+} from '../presets.js';
+import { createOpenAICompatibleBackend } from './openai-compatible-backend.js';
 
 const TYPE = 'chatcompletion';
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+type PresetSelection = Pick<BackendSettings, 'baseUrl' | 'provider'>;
 
 /**
- * Any OpenAI Chat Completions compatible server: OpenAI itself, vLLM, llama.cpp, Ollama, LM Studio,
- * OpenRouter and the like. Streams with `stream_options.include_usage` so token usage is reported.
+ * Any OpenAI Chat Completions compatible server: OpenAI itself, the hosted providers in
+ * `OPENAI_COMPATIBLE_PRESETS` (Groq, OpenRouter, Cerebras…), or a local server.
+ *
+ * The preset is `provider:` when it names one; otherwise the one whose host serves `base_url`;
+ * otherwise OpenAI. It supplies the default base URL and the key variable. A loopback `base_url`
+ * needs no key, and without an explicit `provider:` no key variable is read for it (a local server
+ * should not receive a cloud key by accident); an `api_key` in the config is still sent.
  */
 export const chatCompletionBackend: BackendFactory = {
   type: TYPE,
-  description: 'OpenAI Chat Completions API or any compatible server (vLLM, llama.cpp, Ollama, OpenRouter…)',
-  apiKeyEnv: 'OPENAI_API_KEY',
-  defaultBaseUrl: DEFAULT_BASE_URL,
-  keyOptional: (settings: BackendSettings) => isLoopbackUrl(settings.baseUrl),
+  description: 'OpenAI Chat Completions API or any compatible server (Groq, OpenRouter, vLLM, llama.cpp…)',
+  // No provider-side web search or code execution over Chat Completions; reasoning is
+  // `reasoning_effort` in, `reasoning_content` out.
+  capabilities: {
+    streaming: true,
+    tools: true,
+    webSearch: false,
+    codeExecution: false,
+    reasoning: true,
+    imagesIn: true,
+  },
+  presets: presetListWithAliases(),
+  apiKeyEnvs(settings) {
+    const named = findPreset(settings.provider);
+    if (named !== undefined) return [named.apiKeyEnv];
+    if (isLoopbackUrl(settings.baseUrl)) return [];
+    return [selectPreset(settings).apiKeyEnv];
+  },
+  defaultBaseUrl: (settings) => selectPreset(settings).baseUrl,
+  keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
   create(settings) {
-    const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
-    const provider = createOpenAICompatible({
-      name: TYPE,
-      baseURL,
-      ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-      ...(settings.headers === undefined ? {} : { headers: settings.headers }),
-      includeUsage: true,
-    });
-    return createLanguageModelBackend({
+    return createOpenAICompatibleBackend({
       type: TYPE,
-      modelId: settings.model,
-      model: provider.chatModel(settings.model),
-      providerName: TYPE,
-      baseUrl: baseURL,
-      providerOptions: settings.providerOptions,
-      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-      ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-      ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+      baseURL: settings.baseUrl ?? selectPreset(settings).baseUrl,
+      settings,
     });
   },
 };
+
+/**
+ * `provider:` when it names a preset, else the `base_url` host's preset, else OpenAI. An unknown
+ * `provider:` is the config layer's error to report; here it falls through so `create()` never throws.
+ */
+function selectPreset(settings: PresetSelection): OpenAICompatiblePreset {
+  return findPreset(settings.provider) ?? presetForBaseUrl(settings.baseUrl) ?? DEFAULT_PRESET;
+}

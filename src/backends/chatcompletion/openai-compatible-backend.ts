@@ -1,0 +1,73 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { Backend, BackendFeatures, BackendSettings } from '../../types/backend.js';
+import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+
+/** What {@link createOpenAICompatibleBackend} needs besides the settings. */
+export interface OpenAICompatibleBackendOptions {
+  /** Our config `type`; prefixes error messages and keys the provider options. */
+  type: string;
+  /** The resolved base URL (the config's `base_url` or the backend's default). */
+  baseURL: string;
+  settings: BackendSettings;
+}
+
+/**
+ * Body fields `extraBody` may not replace: they carry the conversation and the streaming protocol the
+ * backend relies on, so overriding them would break the call rather than tune it.
+ */
+const PROTECTED_BODY_FIELDS = new Set([
+  'model',
+  'messages',
+  'tools',
+  'tool_choice',
+  'stream',
+  'stream_options',
+]);
+
+/**
+ * A {@link Backend} for any OpenAI Chat Completions compatible server, through the AI SDK's
+ * `@ai-sdk/openai-compatible` provider. Shared by `chatcompletion` and the local-server backends.
+ *
+ * - Streams with `stream_options.include_usage` so token usage is reported.
+ * - `settings.apiKey` is sent as a bearer token when set; nothing is sent otherwise.
+ * - `features.reasoning.effort` becomes `reasoning_effort`; `settings.providerOptions` are copied into
+ *   the request body (explicit provider options win over the feature).
+ * - `settings.extraBody` fields (`top_k`, `repetition_penalty`, `chat_template_kwargs`, …) are merged
+ *   into the request body last, except the protocol fields listed in {@link PROTECTED_BODY_FIELDS}.
+ */
+export function createOpenAICompatibleBackend(options: OpenAICompatibleBackendOptions): Backend {
+  const { type, baseURL, settings } = options;
+  const extraBody = allowedExtraBody(settings.extraBody);
+  const provider = createOpenAICompatible({
+    name: type,
+    baseURL,
+    ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+    ...(settings.headers === undefined ? {} : { headers: settings.headers }),
+    includeUsage: true,
+    ...(extraBody === undefined ? {} : { transformRequestBody: (body) => ({ ...body, ...extraBody }) }),
+  });
+  return createLanguageModelBackend({
+    type,
+    modelId: settings.model,
+    model: provider.chatModel(settings.model),
+    providerName: type,
+    baseUrl: baseURL,
+    providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
+    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+    ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+  });
+}
+
+function reasoningOptions(features: BackendFeatures | undefined): Record<string, unknown> {
+  const effort = features?.reasoning?.effort;
+  return effort === undefined ? {} : { reasoningEffort: effort };
+}
+
+function allowedExtraBody(
+  extraBody: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (extraBody === undefined) return undefined;
+  const allowed = Object.entries(extraBody).filter(([key]) => !PROTECTED_BODY_FIELDS.has(key));
+  return allowed.length === 0 ? undefined : Object.fromEntries(allowed);
+}

@@ -1,0 +1,90 @@
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import type { Backend, BackendFactory, BackendSettings } from '../../types/backend.js';
+import {
+  createLanguageModelBackend,
+  type LanguageModelBackendOptions,
+} from '../ai-sdk/language-model-backend.js';
+import { isLoopbackUrl } from '../is-loopback-url.js';
+import { withGroundingToolCalls } from './grounding-tool-calls.js';
+import { geminiProviderTools, geminiSupportsToolCombination } from './provider-tools.js';
+import { leadingSystemMessagesOnly } from './system-messages.js';
+import { geminiThinkingConfig } from './thinking-options.js';
+
+export { geminiSupportsToolCombination } from './provider-tools.js';
+
+const TYPE = 'gemini';
+const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+/** The AI SDK's provider-options key for the Gemini API (Vertex would be `vertex`). */
+const PROVIDER_OPTIONS_KEY = 'google';
+
+/**
+ * Google's Gemini API (`generativelanguage.googleapis.com`) through `@ai-sdk/google`: streaming, function
+ * calling, thinking (`thinkingConfig`), Google Search grounding and code execution.
+ *
+ * Built-in tools and function tools in one request need Gemini 3; on older models a call that offers
+ * function tools leaves the built-in tools out (see {@link geminiSupportsToolCombination}).
+ */
+export const geminiBackend: BackendFactory = {
+  type: TYPE,
+  description: 'Google Gemini API (Gemini 2.5/3: thinking, Google Search grounding, code execution)',
+  capabilities: {
+    streaming: true,
+    tools: true,
+    webSearch: true,
+    codeExecution: true,
+    reasoning: true,
+    imagesIn: true,
+  },
+  // GOOGLE_API_KEY first: it is what Google's own SDKs read when both are set.
+  apiKeyEnvs: () => ['GOOGLE_API_KEY', 'GEMINI_API_KEY'],
+  defaultBaseUrl: () => DEFAULT_BASE_URL,
+  // A Gemini-speaking proxy or test server on this machine may need no key.
+  keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
+  create: createGeminiBackend,
+};
+
+function createGeminiBackend(settings: BackendSettings): Backend {
+  const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
+  const provider = createGoogleGenerativeAI({
+    baseURL,
+    // Never undefined: the SDK would then read GOOGLE_GENERATIVE_AI_API_KEY from the environment itself.
+    apiKey: settings.apiKey ?? '',
+    headers: {
+      ...settings.headers,
+      // Without a key, send no `x-goog-api-key` at all (an undefined header is dropped) rather than an empty one.
+      ...(settings.apiKey === undefined ? { 'x-goog-api-key': undefined } : {}),
+    },
+  });
+  const thinkingConfig = geminiThinkingConfig(settings.features, settings.providerOptions);
+  const common: LanguageModelBackendOptions = {
+    type: TYPE,
+    modelId: settings.model,
+    model: withGroundingToolCalls(provider.languageModel(settings.model)),
+    providerName: PROVIDER_OPTIONS_KEY,
+    baseUrl: baseURL,
+    providerOptions: settings.providerOptions,
+    ...(thinkingConfig === undefined
+      ? {}
+      : { nestedProviderOptions: { [PROVIDER_OPTIONS_KEY]: { thinkingConfig } } }),
+    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+    ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+  };
+  const providerTools = geminiProviderTools(provider, settings.features);
+  const plain = createLanguageModelBackend(common);
+  const withBuiltIns =
+    Object.keys(providerTools).length === 0
+      ? plain
+      : createLanguageModelBackend({ ...common, providerTools });
+  const combines = geminiSupportsToolCombination(settings.model);
+  return {
+    type: TYPE,
+    model: settings.model,
+    stream(request) {
+      // Before Gemini 3 the API refuses built-in tools next to function declarations, and the SDK would
+      // drop our function tools (new_answer, vote) to comply; the orchestrator's tools must win.
+      const backend = request.tools.length > 0 && !combines ? plain : withBuiltIns;
+      return backend.stream({ ...request, messages: leadingSystemMessagesOnly(request.messages) });
+    },
+  };
+}

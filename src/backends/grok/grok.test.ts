@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WireDialect } from '../../testing/fake-server/dialect.js';
+import { openAIChatDialect, type FakeChatRequestBody } from '../../testing/fake-server/openai-chat.js';
+import { chunksOf, nextResponseIndex, SseWriter, toolCallsOf } from '../../testing/fake-server/script.js';
+import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
+import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import { ProviderError } from '../../types/errors.js';
+import type { ToolDefinition } from '../../types/messages.js';
+import { grokBackend } from './index.js';
+
+const API_KEY = 'xai-test-secret-0123456789';
+
+/**
+ * xAI's Chat Completions stream: OpenAI's chunk format, except that each tool call arrives whole in
+ * one chunk (id, name and complete arguments) — the SDK's xAI parser rejects OpenAI-style fragments.
+ */
+const xaiChatDialect: WireDialect = {
+  ...openAIChatDialect,
+  name: 'xai-chat',
+  async writeStream(res, raw, reply) {
+    const body = raw as FakeChatRequestBody;
+    const index = nextResponseIndex();
+    const envelope = {
+      id: `xai-fake-${index}`,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: body.model,
+    };
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+      ...envelope,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+    const sse = new SseWriter(res, reply);
+    if (!(await sse.send(chunk({ role: 'assistant' })))) return;
+    const { reasoning, text } = chunksOf(reply);
+    for (const piece of reasoning) if (!(await sse.sendContent(chunk({ reasoning_content: piece })))) return;
+    for (const piece of text) if (!(await sse.sendContent(chunk({ content: piece })))) return;
+    const calls = toolCallsOf(reply, index);
+    for (const [i, call] of calls.entries()) {
+      const whole = {
+        index: i,
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      };
+      if (!(await sse.sendContent(chunk({ tool_calls: [whole] })))) return;
+    }
+    if (!(await sse.send(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop')))) return;
+    const usage = reply.usage ?? {};
+    const promptTokens = usage.promptTokens ?? 1;
+    const completionTokens = usage.completionTokens ?? 1;
+    await sse.send({
+      ...envelope,
+      choices: [],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        prompt_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
+        completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
+      },
+    });
+    sse.end('data: [DONE]\n\n');
+  },
+};
+
+/** The fake's requests and script, plus its `/v1` base URL. */
+let server: FakeServer<FakeChatRequestBody> & { url: string };
+
+beforeAll(async () => {
+  const fake = await startFakeServer<FakeChatRequestBody>([xaiChatDialect]);
+  server = Object.assign(fake, { url: `${fake.origin}/v1` });
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+});
+
+function backend(overrides: Partial<BackendSettings> = {}): Backend {
+  return grokBackend.create({
+    type: 'grok',
+    model: 'grok-4.3',
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    providerOptions: {},
+    ...overrides,
+  });
+}
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    messages: [{ role: 'user', content: 'What changed this week?' }],
+    tools: [],
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
+  const parts: ModelStreamPart[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+async function failure(stream: AsyncIterable<ModelStreamPart>): Promise<unknown> {
+  try {
+    await collect(stream);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the stream to fail');
+}
+
+const lookupTool: ToolDefinition = {
+  name: 'lookup',
+  description: 'Looks something up.',
+  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+};
+
+describe('grok backend factory', () => {
+  it('registers as grok with XAI_API_KEY and api.x.ai', () => {
+    expect(grokBackend.type).toBe('grok');
+    expect(grokBackend.apiKeyEnvs({})).toEqual(['XAI_API_KEY']);
+    expect(grokBackend.defaultBaseUrl({})).toBe('https://api.x.ai/v1');
+    expect(grokBackend.capabilities).toEqual({
+      streaming: true,
+      tools: true,
+      webSearch: true,
+      codeExecution: false,
+      reasoning: true,
+      imagesIn: true,
+    });
+  });
+});
+
+describe('grok backend through the AI SDK (Chat Completions)', () => {
+  it('posts to /chat/completions with the model and key, streaming text, a tool call and usage', async () => {
+    server.enqueue({
+      text: 'Checking.',
+      toolCalls: [{ name: 'lookup', arguments: { query: 'release notes' } }],
+      usage: { promptTokens: 50, completionTokens: 20, cachedTokens: 10, reasoningTokens: 5 },
+    });
+    const parts = await collect(backend().stream(request({ tools: [lookupTool] })));
+    const recorded = server.requests[0];
+    expect(recorded?.path).toBe('/v1/chat/completions');
+    expect(recorded?.hasAuthorization).toBe(true);
+    expect(recorded?.body).toMatchObject({ model: 'grok-4.3', stream: true });
+    expect(recorded?.body?.search_parameters).toBeUndefined();
+    expect(recorded?.body?.reasoning_effort).toBeUndefined();
+    expect(parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : [])).join('')).toBe('Checking.');
+    expect(parts.filter((p) => p.type === 'tool-call')).toEqual([
+      {
+        type: 'tool-call',
+        call: { id: expect.any(String), name: 'lookup', arguments: { query: 'release notes' } },
+      },
+    ]);
+    expect(parts.at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'tool-calls',
+      // xAI's completion_tokens exclude reasoning tokens; the SDK adds them back.
+      usage: { inputTokens: 50, outputTokens: 25, reasoningTokens: 5, cachedInputTokens: 10 },
+    });
+  });
+
+  it('streams reasoning_content as reasoning deltas', async () => {
+    server.enqueue({ reasoning: 'Weighing sources.', text: 'Done.', chunkSize: 4 });
+    const parts = await collect(backend().stream(request()));
+    expect(parts.flatMap((p) => (p.type === 'reasoning-delta' ? [p.text] : [])).join('')).toBe(
+      'Weighing sources.',
+    );
+  });
+
+  it.each([
+    ['low', 'low'],
+    ['high', 'high'],
+    ['medium', 'medium'],
+    ['minimal', 'low'],
+  ] as const)('features.reasoning.effort %s sends reasoning_effort %s', async (effort, wire) => {
+    server.enqueue({ text: 'ok' });
+    await collect(backend({ features: { reasoning: { effort } } }).stream(request()));
+    expect(server.requests[0]?.body?.reasoning_effort).toBe(wire);
+  });
+
+  it('forwards temperature, max tokens and headers', async () => {
+    server.enqueue({ text: 'ok' });
+    await collect(
+      backend({ temperature: 0.2, maxTokens: 99, headers: { 'x-team': 'massgen' } }).stream(request()),
+    );
+    expect(server.requests[0]?.body).toMatchObject({ temperature: 0.2, max_completion_tokens: 99 });
+    expect(server.requests[0]?.headers['x-team']).toBe('massgen');
+  });
+});
+
+describe('grok backend errors', () => {
+  it('an xAI-style 429 with retry-after is retryable with retryAfterMs', async () => {
+    server.enqueue({
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: { code: 'Some resource has been exhausted', error: 'Rate limit reached for grok-4.3.' },
+    });
+    const error = (await failure(backend().stream(request()))) as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ provider: 'grok', status: 429, retryable: true, retryAfterMs: 3000 });
+    expect(error.message).toBe('grok: HTTP 429 Too Many Requests: Rate limit reached for grok-4.3.');
+  });
+
+  it('401 is final and never shows the key', async () => {
+    server.enqueue({
+      status: 401,
+      body: { code: 'Client specified an invalid argument', error: `Incorrect API key provided: ${API_KEY}` },
+    });
+    const error = (await failure(backend().stream(request()))) as ProviderError;
+    expect(error).toMatchObject({ status: 401, retryable: false });
+    expect(error.message).not.toContain(API_KEY);
+  });
+});

@@ -1,0 +1,44 @@
+import type { BackendCapabilities, BackendFactory } from '../../types/backend.js';
+import { createOpenAICompatibleBackend } from '../chatcompletion/openai-compatible-backend.js';
+
+/**
+ * What OpenAI-compatible local servers offer: tools and images where the served model supports them,
+ * reasoning streamed as `reasoning_content` (reasoning parsers), no provider-side search or code.
+ */
+export const LOCAL_SERVER_CAPABILITIES: BackendCapabilities = {
+  streaming: true,
+  tools: true,
+  webSearch: false,
+  codeExecution: false,
+  reasoning: true,
+  imagesIn: true,
+};
+
+/** One local server type: its config `type`, help line and where it listens by default. */
+export interface LocalServerSpec {
+  type: string;
+  description: string;
+  defaultBaseUrl: string;
+}
+
+/**
+ * A registry entry for an OpenAI-compatible server on this machine. No key variable is read (a local
+ * server should never receive a cloud key by accident); an `api_key` set in the config is still sent,
+ * for servers started with one (`vllm serve --api-key`). `extra_body` fields reach the request body.
+ */
+export function localServerFactory(spec: LocalServerSpec): BackendFactory {
+  return {
+    type: spec.type,
+    description: spec.description,
+    capabilities: LOCAL_SERVER_CAPABILITIES,
+    apiKeyEnvs: () => [],
+    defaultBaseUrl: () => spec.defaultBaseUrl,
+    keyOptional: () => true,
+    create: (settings) =>
+      createOpenAICompatibleBackend({
+        type: spec.type,
+        baseURL: settings.baseUrl ?? spec.defaultBaseUrl,
+        settings,
+      }),
+  };
+}

@@ -1,0 +1,61 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import type { BackendFactory } from '../../types/backend.js';
+import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { isLoopbackUrl } from '../is-loopback-url.js';
+import { providerHeaders, responsesProviderOptions, responsesProviderTools } from './responses-options.js';
+
+const TYPE = 'openai';
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * OpenAI through the Responses API (`POST {base_url}/responses`), with OpenAI's built-in tools.
+ *
+ * - `features.reasoning` → `reasoning.effort` / `reasoning.summary` (summaries stream as
+ *   `reasoning-delta` parts); `features.textVerbosity` → `text.verbosity`.
+ * - `features.webSearch` → the `web_search` tool, `features.codeExecution` → `code_interpreter` with an
+ *   automatic container; both run at OpenAI and stream back as `provider-tool-*` parts.
+ * - `provider_options` is merged last, under the AI SDK's camelCase names (see
+ *   {@link responsesProviderOptions}).
+ *
+ * Every call sends the full history (no `previous_response_id`, no item references), so nothing
+ * depends on state stored at OpenAI; `store` keeps OpenAI's default unless `provider_options` sets it.
+ */
+export const openAIBackend: BackendFactory = {
+  type: TYPE,
+  description:
+    'OpenAI Responses API (GPT-5, o-series…) with web search, code interpreter and reasoning summaries',
+  capabilities: {
+    streaming: true,
+    tools: true,
+    webSearch: true,
+    codeExecution: true,
+    reasoning: true,
+    imagesIn: true,
+  },
+  apiKeyEnvs: () => ['OPENAI_API_KEY'],
+  defaultBaseUrl: () => DEFAULT_BASE_URL,
+  // A local server speaking the Responses API (vLLM, Ollama…) usually needs no key.
+  keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
+  create(settings) {
+    const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
+    const headers = providerHeaders('Authorization', settings.apiKey, settings.headers);
+    const provider = createOpenAI({
+      baseURL,
+      // Never undefined: the SDK would then read OPENAI_API_KEY from the environment itself.
+      apiKey: settings.apiKey ?? '',
+      ...(headers === undefined ? {} : { headers }),
+    });
+    return createLanguageModelBackend({
+      type: TYPE,
+      modelId: settings.model,
+      model: provider.responses(settings.model),
+      providerName: 'openai',
+      baseUrl: baseURL,
+      providerOptions: responsesProviderOptions(settings.features, settings.providerOptions),
+      providerTools: responsesProviderTools(settings.features, provider.tools),
+      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+      ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+      ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    });
+  },
+};
