@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../src/app/validate.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -21,6 +23,24 @@ describe('README', () => {
       expect(run.status).toBe(0);
     } finally {
       rmSync(file, { force: true });
+    }
+  });
+
+  it('the first config validates', () => {
+    const yaml = /```yaml\n(# team\.yaml[\s\S]*?)```/.exec(readme)?.[1];
+    expect(yaml, 'README has the team.yaml example').toBeDefined();
+    const dir = mkdtempSync(path.join(tmpdir(), 'massgen-readme-'));
+    try {
+      writeFileSync(path.join(dir, 'team.yaml'), yaml as string);
+      const report = validateConfig('team.yaml', {
+        cwd: dir,
+        env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', GROQ_API_KEY: 'k' },
+      });
+      expect(report.errors).toEqual([]);
+      expect(report.warnings).toEqual([]);
+      expect(report.agents.map((a) => a.backend)).toEqual(['openai', 'claude', 'chatcompletion']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

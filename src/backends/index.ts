@@ -13,3 +13,4 @@ export { claudeBackend } from './claude/index.js';
 export { geminiBackend } from './gemini/index.js';
 export { openAIBackend } from './openai/index.js';
 export { azureOpenAIBackend } from './azure-openai/index.js';
+export { renderCapabilityTable } from './capability-table.js';

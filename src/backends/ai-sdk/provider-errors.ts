@@ -61,7 +61,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
 
   if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 300) {
     const status = error.statusCode;
-    const statusText = STATUS_CODES[status];
+    const statusText = STATUS_CODES[status] ?? (status === 529 ? 'Overloaded' : undefined);
     const detail = providerMessage(error.responseBody, error.message, statusText);
     const head = `${provider}: HTTP ${status}${statusText === undefined ? '' : ` ${statusText}`}`;
     return new ProviderError(provider, redact(detail === undefined ? head : `${head}: ${detail}`), {

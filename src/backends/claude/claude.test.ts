@@ -341,7 +341,7 @@ describe('claude backend errors', () => {
     server.enqueue({ status: 529 });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toMatchObject({ status: 529, retryable: true });
-    expect(error.message).toBe('claude: HTTP 529: fake server: scripted HTTP 529');
+    expect(error.message).toBe('claude: HTTP 529 Overloaded: fake server: scripted HTTP 529');
   });
 
   it('401: non-retryable, carries the provider message, never the key', async () => {
