@@ -34,7 +34,7 @@ const io = [
  */
 const layer = (from, allowed, { pure = false } = {}) => ({
   files: [`src/${from}/**/*.ts`],
-  ignores: ['**/*.test.ts'],
+  ignores: ['**/*.test.ts', '**/*.test-support.ts'],
   rules: {
     'no-restricted-imports': [
       'error',

@@ -1,27 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   fakeWebSearch,
   openAIResponsesDialect,
   type FakeResponsesRequestBody,
 } from '../../testing/fake-server/openai-responses.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
-import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import type { Backend, BackendSettings, ModelStreamPart } from '../../types/backend.js';
 import { ConfigError, ProviderError } from '../../types/errors.js';
+import { collect, request, textOf, useDialectServer } from '../backend.test-support.js';
 import { azureEndpoint } from './azure-base-url.js';
 import { azureOpenAIBackend } from './index.js';
 
 const API_KEY = 'azure-test-key-0123456789';
-let server: FakeServer<FakeResponsesRequestBody>;
-
-beforeAll(async () => {
-  server = await startFakeServer<FakeResponsesRequestBody>([openAIResponsesDialect]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<FakeResponsesRequestBody>([openAIResponsesDialect]);
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
@@ -31,29 +21,14 @@ function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return azureOpenAIBackend.create({
     type: 'azure_openai',
     model: 'my-gpt-deployment',
-    baseUrl: `${server.origin}/openai/v1`,
+    baseUrl: `${fake.server.origin}/openai/v1`,
     apiKey: API_KEY,
     providerOptions: {},
     ...overrides,
   });
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'Hello?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-const texts = (parts: ModelStreamPart[]) => parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : []));
+const texts = (parts: ModelStreamPart[]) => textOf(parts, 'text-delta');
 
 /**
  * Sends requests for `*.openai.azure.com` to the fake server instead (the SDK picks its URL shape by
@@ -65,7 +40,7 @@ function routeAzureHostToFake(): Array<{ url: string; headers: Headers }> {
   vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input);
     seen.push({ url: url.toString(), headers: new Headers(init?.headers) });
-    return realFetch(`${server.origin}${url.pathname}${url.search}`, init);
+    return realFetch(`${fake.server.origin}${url.pathname}${url.search}`, init);
   });
   return seen;
 }
@@ -112,7 +87,7 @@ describe('azureEndpoint', () => {
 describe('azure_openai backend through the Responses API', () => {
   it('streams text from /openai/v1/responses with the deployment as model and an api-key header', async () => {
     const seen = routeAzureHostToFake();
-    server.enqueue({ text: 'Hello from Azure.', chunkSize: 6 });
+    fake.server.enqueue({ text: 'Hello from Azure.', chunkSize: 6 });
     const parts = await collect(backend({ baseUrl: 'https://myres.openai.azure.com' }).stream(request()));
     expect(texts(parts)).toEqual(['Hello ', 'from A', 'zure.']);
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
@@ -121,7 +96,7 @@ describe('azure_openai backend through the Responses API', () => {
     ]);
     expect(seen[0]?.headers.get('api-key')).toBe(API_KEY);
     expect(seen[0]?.headers.has('authorization')).toBe(false);
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded).toMatchObject({ path: '/openai/v1/responses', hasAuthorization: true });
     expect(recorded?.body).toMatchObject({ model: 'my-gpt-deployment', stream: true });
     expect(recorded?.view?.model).toBe('my-gpt-deployment');
@@ -129,7 +104,7 @@ describe('azure_openai backend through the Responses API', () => {
 
   it('uses a versioned endpoint as is, and an api version from provider_options', async () => {
     const seen = routeAzureHostToFake();
-    server.enqueue({ text: 'a' }, { text: 'b' });
+    fake.server.enqueue({ text: 'a' }, { text: 'b' });
     await collect(backend({ baseUrl: 'https://myres.openai.azure.com/openai/v1' }).stream(request()));
     await collect(
       backend({
@@ -141,18 +116,18 @@ describe('azure_openai backend through the Responses API', () => {
       'https://myres.openai.azure.com/openai/v1/responses',
       'https://myres.openai.azure.com/openai/v1/responses?api-version=2025-04-01-preview',
     ]);
-    expect(server.requests[1]?.body?.store).toBe(false);
-    expect(server.requests[1]?.body).not.toHaveProperty('apiVersion');
+    expect(fake.server.requests[1]?.body?.store).toBe(false);
+    expect(fake.server.requests[1]?.body).not.toHaveProperty('apiVersion');
   });
 
   it('reaches a non-Azure host (gateway, fake) at <base_url>/responses', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend().stream(request()));
-    expect(server.requests[0]).toMatchObject({ path: '/openai/v1/responses', hasAuthorization: true });
+    expect(fake.server.requests[0]).toMatchObject({ path: '/openai/v1/responses', hasAuthorization: true });
   });
 
   it('maps features for a deployment name the SDK cannot recognise as a reasoning model', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       toolCalls: [fakeWebSearch('azure news', { id: 'ws_7' })],
       reasoning: 'plan',
       text: 'Done.',
@@ -162,7 +137,7 @@ describe('azure_openai backend through the Responses API', () => {
         features: { reasoning: { effort: 'low', summary: 'auto' }, webSearch: true, codeExecution: true },
       }).stream(request()),
     );
-    expect(server.requests[0]?.body).toMatchObject({
+    expect(fake.server.requests[0]?.body).toMatchObject({
       reasoning: { effort: 'low', summary: 'auto' },
       tools: [{ type: 'web_search' }, { type: 'code_interpreter', container: { type: 'auto' } }],
     });
@@ -180,16 +155,16 @@ describe('azure_openai backend through the Responses API', () => {
   it('without an API key sends no credential and never reads AZURE_API_KEY', async () => {
     vi.stubEnv('AZURE_API_KEY', 'from-the-environment');
     const seen = routeAzureHostToFake();
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(
       backend({ apiKey: undefined, baseUrl: 'https://myres.openai.azure.com' }).stream(request()),
     );
     expect(seen[0]?.headers.has('api-key')).toBe(false);
-    expect(server.requests[0]?.hasAuthorization).toBe(false);
+    expect(fake.server.requests[0]?.hasAuthorization).toBe(false);
   });
 
   it('401: non-retryable ProviderError with the provider message and without the key', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 401,
       body: { error: { code: '401', message: `Access denied due to invalid subscription key ${API_KEY}.` } },
     });

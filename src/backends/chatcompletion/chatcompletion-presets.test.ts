@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../testing/fake-openai-server.js';
-import type { BackendSettings, ModelStreamPart } from '../../types/backend.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BackendSettings } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
+import { collect, request, useOpenAIServer } from '../backend.test-support.js';
 import { OPENAI_COMPATIBLE_PRESETS } from '../presets.js';
 import { chatCompletionBackend as factory } from './index.js';
 
-let server: FakeOpenAIServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useOpenAIServer();
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -24,17 +14,7 @@ function settings(overrides: Partial<BackendSettings> = {}): BackendSettings {
   return { type: 'chatcompletion', model: 'fake-model', providerOptions: {}, ...overrides };
 }
 
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-const userTurn = () => ({
-  messages: [{ role: 'user' as const, content: 'Hi' }],
-  tools: [],
-  signal: new AbortController().signal,
-});
+const userTurn = () => request({ messages: [{ role: 'user', content: 'Hi' }] });
 
 describe('chatcompletion presets: key variable and default base URL', () => {
   const presets = OPENAI_COMPATIBLE_PRESETS.map((p) => [p.name, p.apiKeyEnv, p.baseUrl] as const);
@@ -116,20 +96,22 @@ describe('chatcompletion presets through the AI SDK', () => {
   });
 
   it('a provider with a loopback base_url streams from that server', async () => {
-    server.enqueue({ text: 'hello from groq-compatible' });
-    const backend = factory.create(settings({ provider: 'groq', baseUrl: server.url, apiKey: 'gsk-test' }));
+    fake.server.enqueue({ text: 'hello from groq-compatible' });
+    const backend = factory.create(
+      settings({ provider: 'groq', baseUrl: fake.server.url, apiKey: 'gsk-test' }),
+    );
     const parts = await collect(backend.stream(userTurn()));
     expect(parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : [])).join('')).toBe(
       'hello from groq-compatible',
     );
-    expect(server.requests[0]?.hasAuthorization).toBe(true);
+    expect(fake.server.requests[0]?.hasAuthorization).toBe(true);
   });
 
   it('sends extraBody fields in the request body, never replacing protocol fields', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const backend = factory.create(
       settings({
-        baseUrl: server.url,
+        baseUrl: fake.server.url,
         extraBody: {
           top_k: 20,
           repetition_penalty: 1.05,
@@ -141,7 +123,7 @@ describe('chatcompletion presets through the AI SDK', () => {
       }),
     );
     await collect(backend.stream(userTurn()));
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body).toMatchObject({
       top_k: 20,
       repetition_penalty: 1.05,
@@ -154,23 +136,23 @@ describe('chatcompletion presets through the AI SDK', () => {
   });
 
   it('features.reasoning.effort becomes reasoning_effort; explicit provider options win', async () => {
-    server.enqueue({ text: 'a' }, { text: 'b' });
+    fake.server.enqueue({ text: 'a' }, { text: 'b' });
     await collect(
       factory
-        .create(settings({ baseUrl: server.url, features: { reasoning: { effort: 'high' } } }))
+        .create(settings({ baseUrl: fake.server.url, features: { reasoning: { effort: 'high' } } }))
         .stream(userTurn()),
     );
     await collect(
       factory
         .create(
           settings({
-            baseUrl: server.url,
+            baseUrl: fake.server.url,
             features: { reasoning: { effort: 'high' } },
             providerOptions: { reasoningEffort: 'low' },
           }),
         )
         .stream(userTurn()),
     );
-    expect(server.requests.map((r) => r.body?.reasoning_effort)).toEqual(['high', 'low']);
+    expect(fake.server.requests.map((r) => r.body?.reasoning_effort)).toEqual(['high', 'low']);
   });
 });

@@ -1,71 +1,36 @@
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../testing/fake-openai-server.js';
-import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import { describe, expect, it } from 'vitest';
+import type { Backend, BackendSettings } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
-import type { ChatMessage, ToolDefinition } from '../../types/messages.js';
+import type { ChatMessage } from '../../types/messages.js';
+import {
+  collect,
+  failure,
+  lookupTool,
+  request,
+  lookupHistory,
+  textOf,
+  useOpenAIServer,
+} from '../backend.test-support.js';
 import { chatCompletionBackend } from './index.js';
 
 const API_KEY = 'sk-test-secret-0123456789';
-let server: FakeOpenAIServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useOpenAIServer();
 
 function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return chatCompletionBackend.create({
     type: 'chatcompletion',
     model: 'fake-model',
-    baseUrl: server.url,
+    baseUrl: fake.server.url,
     apiKey: API_KEY,
     providerOptions: {},
     ...overrides,
   });
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'Hello?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamPart>): Promise<unknown> {
-  try {
-    await collect(stream);
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const textOf = (parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string[] =>
-  parts.flatMap((p) => (p.type === type ? [p.text] : []));
-
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
-
 describe('chatcompletion backend through the AI SDK', () => {
   it('streams text deltas in order and ends with one finish part', async () => {
-    server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
+    fake.server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'text-delta')).toEqual(['The q', 'uick ', 'brown', ' fox ', 'jumps', '.']);
     expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
@@ -73,14 +38,14 @@ describe('chatcompletion backend through the AI SDK', () => {
   });
 
   it('streams reasoning deltas separately from text', async () => {
-    server.enqueue({ reasoning: 'think first', text: 'answer', chunkSize: 6 });
+    fake.server.enqueue({ reasoning: 'think first', text: 'answer', chunkSize: 6 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'reasoning-delta').join('')).toBe('think first');
     expect(textOf(parts, 'text-delta').join('')).toBe('answer');
   });
 
   it('reports usage including cached and reasoning tokens', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'ok',
       usage: { promptTokens: 120, completionTokens: 30, cachedTokens: 100, reasoningTokens: 12 },
     });
@@ -90,11 +55,13 @@ describe('chatcompletion backend through the AI SDK', () => {
       finishReason: 'stop',
       usage: { inputTokens: 120, outputTokens: 30, reasoningTokens: 12, cachedInputTokens: 100 },
     });
-    expect(server.requests[0]?.body?.stream_options).toEqual({ include_usage: true });
+    expect(fake.server.requests[0]?.body?.stream_options).toEqual({ include_usage: true });
   });
 
   it('assembles a tool call streamed in fragments and parses its arguments', async () => {
-    server.enqueue({ toolCalls: [{ name: 'lookup', arguments: { query: 'multi-agent voting', limit: 3 } }] });
+    fake.server.enqueue({
+      toolCalls: [{ name: 'lookup', arguments: { query: 'multi-agent voting', limit: 3 } }],
+    });
     const parts = await collect(backend().stream(request({ tools: [lookupTool] })));
     const calls = parts.filter((p) => p.type === 'tool-call');
     expect(calls).toEqual([
@@ -111,7 +78,7 @@ describe('chatcompletion backend through the AI SDK', () => {
   });
 
   it('streams text followed by several tool calls', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Let me check.',
       toolCalls: [
         { name: 'lookup', arguments: { query: 'a' } },
@@ -128,7 +95,7 @@ describe('chatcompletion backend through the AI SDK', () => {
   });
 
   it('yields invalid tool calls too: raw string for bad JSON, parsed input for an unknown tool', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       toolCalls: [
         { name: 'lookup', arguments: '{"query": "unterminated' },
         { name: 'no_such_tool', arguments: { x: 1 } },
@@ -144,23 +111,16 @@ describe('chatcompletion backend through the AI SDK', () => {
   });
 
   it('sends system, assistant tool-call and tool-result messages in OpenAI wire format', async () => {
-    server.enqueue({ text: 'done' });
+    fake.server.enqueue({ text: 'done' });
     const history: ChatMessage[] = [
-      { role: 'system', content: 'You are agent 1.' },
-      { role: 'user', content: 'Find it.' },
-      {
-        role: 'assistant',
-        content: 'Searching.',
-        toolCalls: [{ id: 'call_a', name: 'lookup', arguments: { query: 'q' } }],
-      },
-      { role: 'tool', toolCallId: 'call_a', toolName: 'lookup', content: 'found 3 results' },
+      ...lookupHistory(),
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_b', name: 'lookup', arguments: '{bad' }] },
       { role: 'tool', toolCallId: 'call_b', toolName: 'lookup', content: 'invalid JSON', isError: true },
     ];
     await collect(
       backend().stream(request({ messages: history, tools: [lookupTool], toolChoice: 'required' })),
     );
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.messages).toEqual([
       { role: 'system', content: 'You are agent 1.' },
       { role: 'user', content: 'Find it.' },
@@ -191,7 +151,7 @@ describe('chatcompletion backend through the AI SDK', () => {
   });
 
   it('forwards temperature, max_tokens, headers, the API key and provider options', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const custom = backend({
       temperature: 0.3,
       maxTokens: 256,
@@ -199,7 +159,7 @@ describe('chatcompletion backend through the AI SDK', () => {
       providerOptions: { reasoningEffort: 'low', top_k: 40 },
     });
     await collect(custom.stream(request()));
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded?.body).toMatchObject({
       temperature: 0.3,
       max_tokens: 256,
@@ -211,18 +171,18 @@ describe('chatcompletion backend through the AI SDK', () => {
   });
 
   it('sends no tools and no tool_choice when the request has no tools', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend({ apiKey: undefined }).stream(request({ toolChoice: 'required' })));
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.tools).toBeUndefined();
     expect(body?.tool_choice).toBeUndefined();
-    expect(server.requests[0]?.hasAuthorization).toBe(false);
+    expect(fake.server.requests[0]?.hasAuthorization).toBe(false);
   });
 });
 
 describe('chatcompletion backend errors', () => {
   it('401: non-retryable, carries the provider message, never the key', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 401,
       body: { error: { message: `Incorrect API key provided: ${API_KEY}.`, type: 'invalid_request_error' } },
     });
@@ -237,19 +197,19 @@ describe('chatcompletion backend errors', () => {
   });
 
   it('429 with retry-after: retryable with retryAfterMs', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '2' } });
+    fake.server.enqueue({ status: 429, headers: { 'retry-after': '2' } });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 2000 });
   });
 
   it('429 with retry-after: 0 gives retryAfterMs 0', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '0' } });
+    fake.server.enqueue({ status: 429, headers: { 'retry-after': '0' } });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error.retryAfterMs).toBe(0);
   });
 
   it('500: retryable', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 500,
       body: { error: { message: 'The server had an error', type: 'server_error' } },
     });
@@ -257,7 +217,7 @@ describe('chatcompletion backend errors', () => {
     expect(error).toMatchObject({ status: 500, retryable: true });
     expect(error.message).toBe('chatcompletion: HTTP 500 Internal Server Error: The server had an error');
     // maxRetries: 0: the SDK must not retry behind the orchestrator's back.
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('an unreachable port: retryable network error naming the base URL', async () => {
@@ -269,7 +229,7 @@ describe('chatcompletion backend errors', () => {
   });
 
   it('a connection dropped mid-stream: retryable', async () => {
-    server.enqueue({ text: 'partial answer that never ends', chunkSize: 4, disconnectAfterChunks: 2 });
+    fake.server.enqueue({ text: 'partial answer that never ends', chunkSize: 4, disconnectAfterChunks: 2 });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.retryable).toBe(true);
@@ -280,7 +240,7 @@ describe('chatcompletion backend errors', () => {
     ['before response headers', false],
     ['while reading the body', true],
   ])('abort %s rejects promptly with the abort reason itself', async (_label, sendHeaders) => {
-    server.enqueue({ hang: true, sendHeaders });
+    fake.server.enqueue({ hang: true, sendHeaders });
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
     const started = Date.now();
@@ -291,7 +251,7 @@ describe('chatcompletion backend errors', () => {
   });
 
   it('abort mid-text rejects with the reason after the deltas already yielded', async () => {
-    server.enqueue({ text: 'one two three four five six', chunkSize: 4, delayMs: 40 });
+    fake.server.enqueue({ text: 'one two three four five six', chunkSize: 4, delayMs: 40 });
     const controller = new AbortController();
     const texts: string[] = [];
     let caught: unknown;
@@ -312,7 +272,7 @@ describe('chatcompletion backend errors', () => {
     const controller = new AbortController();
     controller.abort('gone');
     await expect(collect(backend().stream(request({ signal: controller.signal })))).rejects.toBe('gone');
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });
 

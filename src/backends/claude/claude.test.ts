@@ -1,70 +1,35 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropicMessagesDialect,
   type FakeMessagesRequestBody,
 } from '../../testing/fake-server/anthropic-messages.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
-import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import type { Backend, BackendSettings } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
-import type { ChatMessage, ToolDefinition } from '../../types/messages.js';
+import type { ChatMessage } from '../../types/messages.js';
+import {
+  collect,
+  failure,
+  lookupTool,
+  request,
+  lookupHistory,
+  textOf,
+  useDialectServer,
+} from '../backend.test-support.js';
 import { claudeBackend, DEFAULT_MAX_TOKENS } from './index.js';
 
 const API_KEY = 'sk-ant-test-secret-0123456789';
-let server: FakeServer<FakeMessagesRequestBody>;
-
-beforeAll(async () => {
-  server = await startFakeServer<FakeMessagesRequestBody>([anthropicMessagesDialect]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<FakeMessagesRequestBody>([anthropicMessagesDialect]);
 
 function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return claudeBackend.create({
     type: 'claude',
     model: 'claude-sonnet-4-5',
-    baseUrl: `${server.origin}/v1`,
+    baseUrl: `${fake.server.origin}/v1`,
     apiKey: API_KEY,
     providerOptions: {},
     ...overrides,
   });
 }
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'Hello?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamPart>): Promise<unknown> {
-  try {
-    await collect(stream);
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const textOf = (parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string[] =>
-  parts.flatMap((p) => (p.type === type ? [p.text] : []));
-
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
 
 describe('claude backend: factory', () => {
   it('declares its type, key variable, base URL and capabilities', () => {
@@ -87,16 +52,16 @@ describe('claude backend: factory', () => {
 
 describe('claude backend through the AI SDK', () => {
   it('streams text deltas in order and ends with one finish part', async () => {
-    server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
+    fake.server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'text-delta')).toEqual(['The q', 'uick ', 'brown', ' fox ', 'jumps', '.']);
     expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
-    expect(server.requests[0]?.path).toBe('/v1/messages');
+    expect(fake.server.requests[0]?.path).toBe('/v1/messages');
   });
 
   it('streams thinking deltas as reasoning-delta, before the text', async () => {
-    server.enqueue({ reasoning: 'think first, then answer', text: 'answer', chunkSize: 6 });
+    fake.server.enqueue({ reasoning: 'think first, then answer', text: 'answer', chunkSize: 6 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'reasoning-delta')).toEqual(['think ', 'first,', ' then ', 'answer']);
     expect(textOf(parts, 'text-delta').join('')).toBe('answer');
@@ -105,7 +70,10 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('reports usage with cache reads as cachedInputTokens (input includes them)', async () => {
-    server.enqueue({ text: 'ok', usage: { promptTokens: 120, completionTokens: 30, cachedTokens: 100 } });
+    fake.server.enqueue({
+      text: 'ok',
+      usage: { promptTokens: 120, completionTokens: 30, cachedTokens: 100 },
+    });
     const parts = await collect(backend().stream(request()));
     expect(parts.at(-1)).toEqual({
       type: 'finish',
@@ -115,7 +83,7 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('assembles a tool_use streamed as partial_json fragments into a tool-call with parsed args', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Let me check.',
       toolCalls: [{ name: 'lookup', arguments: { query: 'multi-agent voting', limit: 3 }, id: 'toolu_01' }],
     });
@@ -131,16 +99,9 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('sends model, system, history with tool_use / tool_result, tools, max_tokens and headers', async () => {
-    server.enqueue({ text: 'done' });
+    fake.server.enqueue({ text: 'done' });
     const history: ChatMessage[] = [
-      { role: 'system', content: 'You are agent 1.' },
-      { role: 'user', content: 'Find it.' },
-      {
-        role: 'assistant',
-        content: 'Searching.',
-        toolCalls: [{ id: 'toolu_a', name: 'lookup', arguments: { query: 'q' } }],
-      },
-      { role: 'tool', toolCallId: 'toolu_a', toolName: 'lookup', content: 'found 3 results' },
+      ...lookupHistory('toolu_a'),
       {
         role: 'assistant',
         content: '',
@@ -150,7 +111,7 @@ describe('claude backend through the AI SDK', () => {
     ];
     const custom = backend({ temperature: 0.3, headers: { 'x-team': 'massgen' } });
     await collect(custom.stream(request({ messages: history, tools: [lookupTool], toolChoice: 'required' })));
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     const body = recorded?.body;
     expect(body).toMatchObject({
       model: 'claude-sonnet-4-5',
@@ -199,14 +160,14 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('maps features.thinking to a thinking budget on top of max_tokens, and passes provider options', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const thinking = backend({
       maxTokens: 1000,
       features: { thinking: { budgetTokens: 2048 } },
       providerOptions: { disableParallelToolUse: true },
     });
     await collect(thinking.stream(request({ tools: [lookupTool] })));
-    expect(server.requests[0]?.body).toMatchObject({
+    expect(fake.server.requests[0]?.body).toMatchObject({
       thinking: { type: 'enabled', budget_tokens: 2048 },
       max_tokens: 3048,
       tool_choice: { type: 'auto', disable_parallel_tool_use: true },
@@ -214,25 +175,25 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('lets provider_options override the feature-derived thinking', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const custom = backend({
       features: { thinking: { budgetTokens: 2048 } },
       providerOptions: { thinking: { type: 'enabled', budgetTokens: 1500 } },
     });
     await collect(custom.stream(request()));
-    expect(server.requests[0]?.body?.thinking).toEqual({ type: 'enabled', budget_tokens: 1500 });
+    expect(fake.server.requests[0]?.body?.thinking).toEqual({ type: 'enabled', budget_tokens: 1500 });
   });
 
   it('replays signed thinking before the tool_use of the next step, as Anthropic requires', async () => {
     const claude = backend({ features: { thinking: { budgetTokens: 1024 } } });
-    server.enqueue({
+    fake.server.enqueue({
       reasoning: 'I should look it up.',
       toolCalls: [{ name: 'lookup', arguments: { query: 'q' }, id: 'toolu_think' }],
     });
     const first = await collect(claude.stream(request({ tools: [lookupTool] })));
     const call = first.find((p) => p.type === 'tool-call');
     expect(call).toBeDefined();
-    server.enqueue({ text: 'done' });
+    fake.server.enqueue({ text: 'done' });
     const history: ChatMessage[] = [
       { role: 'user', content: 'Hello?' },
       {
@@ -243,7 +204,7 @@ describe('claude backend through the AI SDK', () => {
       { role: 'tool', toolCallId: 'toolu_think', toolName: 'lookup', content: 'result' },
     ];
     await collect(claude.stream(request({ messages: history, tools: [lookupTool] })));
-    expect(server.requests[1]?.body?.messages?.[1]).toEqual({
+    expect(fake.server.requests[1]?.body?.messages?.[1]).toEqual({
       role: 'assistant',
       content: [
         {
@@ -257,14 +218,14 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('offers web search as a server tool and streams its call and result as provider-tool parts', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'MassGen is a multi-agent system.',
       toolCalls: [{ name: 'web_search', arguments: { query: 'massgen', sources: ['https://a.example/'] } }],
     });
     const parts = await collect(
       backend({ features: { webSearch: true } }).stream(request({ tools: [lookupTool] })),
     );
-    expect(server.requests[0]?.body?.tools).toEqual([
+    expect(fake.server.requests[0]?.body?.tools).toEqual([
       {
         name: 'lookup',
         description: 'Looks something up.',
@@ -306,18 +267,18 @@ describe('claude backend through the AI SDK', () => {
   });
 
   it('offers code execution as a server tool with its beta header', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend({ features: { codeExecution: true } }).stream(request()));
-    expect(server.requests[0]?.body?.tools).toEqual([
+    expect(fake.server.requests[0]?.body?.tools).toEqual([
       { type: 'code_execution_20250825', name: 'code_execution' },
     ]);
-    expect(server.requests[0]?.headers['anthropic-beta']).toContain('code-execution-2025-08-25');
+    expect(fake.server.requests[0]?.headers['anthropic-beta']).toContain('code-execution-2025-08-25');
   });
 });
 
 describe('claude backend errors', () => {
   it('429 with retry-after: retryable, retryAfterMs and Anthropic’s message', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 429,
       headers: { 'retry-after': '3' },
       body: {
@@ -334,18 +295,18 @@ describe('claude backend errors', () => {
     expect(error.message).toBe(
       'claude: HTTP 429 Too Many Requests: Number of request tokens has exceeded your rate limit.',
     );
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('529 overloaded: retryable', async () => {
-    server.enqueue({ status: 529 });
+    fake.server.enqueue({ status: 529 });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toMatchObject({ status: 529, retryable: true });
     expect(error.message).toBe('claude: HTTP 529 Overloaded: fake server: scripted HTTP 529');
   });
 
   it('401: non-retryable, carries the provider message, never the key', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 401,
       body: {
         type: 'error',
@@ -360,7 +321,7 @@ describe('claude backend errors', () => {
   });
 
   it('abort mid-stream rejects promptly with the abort reason itself', async () => {
-    server.enqueue({ text: 'one two three four five six seven', chunkSize: 4, delayMs: 50 });
+    fake.server.enqueue({ text: 'one two three four five six seven', chunkSize: 4, delayMs: 50 });
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
     const texts: string[] = [];
@@ -380,7 +341,7 @@ describe('claude backend errors', () => {
   });
 
   it('abort while the server hangs before any event rejects with the reason', async () => {
-    server.enqueue({ hang: true, sendHeaders: true });
+    fake.server.enqueue({ hang: true, sendHeaders: true });
     const controller = new AbortController();
     const reason = new Error('stop');
     setTimeout(() => controller.abort(reason), 100);

@@ -1,47 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { geminiDialect, withGemini, type FakeGeminiRequestBody } from '../../testing/fake-server/gemini.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
 import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
 import type { ToolDefinition } from '../../types/messages.js';
+import { request as baseRequest, collect, useDialectServer } from '../backend.test-support.js';
 import { geminiBackend, geminiSupportsToolCombination } from './index.js';
 
-let server: FakeServer<FakeGeminiRequestBody>;
-
-beforeAll(async () => {
-  server = await startFakeServer<FakeGeminiRequestBody>([geminiDialect]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<FakeGeminiRequestBody>([geminiDialect]);
 
 function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return geminiBackend.create({
     type: 'gemini',
     model: 'gemini-2.5-flash',
-    baseUrl: `${server.origin}/v1beta`,
+    baseUrl: `${fake.server.origin}/v1beta`,
     apiKey: 'test-key-0123',
     providerOptions: {},
     ...overrides,
   });
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'What happened today?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
+const request = (overrides: Partial<ModelRequest> = {}): ModelRequest =>
+  baseRequest({ messages: [{ role: 'user', content: 'What happened today?' }], ...overrides });
 
 const newAnswerTool: ToolDefinition = {
   name: 'new_answer',
@@ -59,13 +37,13 @@ const providerParts = (parts: ModelStreamPart[]) =>
 
 describe('gemini built-in tools', () => {
   it('offers Google Search and code execution as Gemini tools', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend({ features: { webSearch: true, codeExecution: true } }).stream(request()));
-    expect(server.requests[0]?.body?.tools).toEqual([{ googleSearch: {} }, { codeExecution: {} }]);
+    expect(fake.server.requests[0]?.body?.tools).toEqual([{ googleSearch: {} }, { codeExecution: {} }]);
   });
 
   it('shows Google Search grounding as a provider google_search call and result before finish', async () => {
-    server.enqueue(
+    fake.server.enqueue(
       withGemini(
         { text: 'Two things happened.', chunkSize: 10 },
         {
@@ -110,7 +88,7 @@ describe('gemini built-in tools', () => {
   });
 
   it('shows code execution as a provider code_execution call and result, in stream order', async () => {
-    server.enqueue(
+    fake.server.enqueue(
       withGemini(
         { text: 'The sum is 10.' },
         { codeExecutions: [{ code: 'print(sum(range(5)))', output: '10\n' }] },
@@ -141,9 +119,9 @@ describe('gemini built-in tools', () => {
   });
 
   it('before Gemini 3, a call with function tools offers only the function tools', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend({ features: { webSearch: true } }).stream(request({ tools: [newAnswerTool] })));
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.tools).toEqual([
       {
         functionDeclarations: [
@@ -162,13 +140,13 @@ describe('gemini built-in tools', () => {
   });
 
   it('on Gemini 3, a call offers Google Search next to the function tools', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(
       backend({ model: 'gemini-3-pro-preview', features: { webSearch: true } }).stream(
         request({ tools: [newAnswerTool], toolChoice: 'auto' }),
       ),
     );
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.tools?.[0]).toEqual({ googleSearch: {} });
     expect(body?.tools?.[1]?.functionDeclarations?.map((d) => d.name)).toEqual(['new_answer']);
     expect(body?.toolConfig).toMatchObject({ includeServerSideToolInvocations: true });

@@ -1,62 +1,33 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { geminiDialect, type FakeGeminiRequestBody } from '../../testing/fake-server/gemini.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
-import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import type { Backend, BackendSettings } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
 import type { ChatMessage, ToolDefinition } from '../../types/messages.js';
+import {
+  collect,
+  failure,
+  lookupTool,
+  request,
+  lookupHistory,
+  textOf,
+  useDialectServer,
+} from '../backend.test-support.js';
 import { geminiBackend } from './index.js';
 
 const API_KEY = 'AIzaSy-test-secret-0123456789';
 const MODEL = 'gemini-2.5-flash';
-let server: FakeServer<FakeGeminiRequestBody>;
-
-beforeAll(async () => {
-  server = await startFakeServer<FakeGeminiRequestBody>([geminiDialect]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<FakeGeminiRequestBody>([geminiDialect]);
 
 function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return geminiBackend.create({
     type: 'gemini',
     model: MODEL,
-    baseUrl: `${server.origin}/v1beta`,
+    baseUrl: `${fake.server.origin}/v1beta`,
     apiKey: API_KEY,
     providerOptions: {},
     ...overrides,
   });
 }
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'Hello?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamPart>): Promise<unknown> {
-  try {
-    await collect(stream);
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const textOf = (parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string[] =>
-  parts.flatMap((p) => (p.type === type ? [p.text] : []));
 
 const voteTool: ToolDefinition = {
   name: 'vote',
@@ -71,15 +42,10 @@ const voteTool: ToolDefinition = {
     additionalProperties: false,
   },
 };
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
 
 describe('gemini backend through the AI SDK', () => {
   it('streams text deltas in order and ends with one finish part', async () => {
-    server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
+    fake.server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'text-delta')).toEqual(['The q', 'uick ', 'brown', ' fox ', 'jumps', '.']);
     expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
@@ -87,7 +53,7 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('streams thought parts as reasoning, before and apart from the text', async () => {
-    server.enqueue({ reasoning: 'think first', text: 'answer', chunkSize: 6 });
+    fake.server.enqueue({ reasoning: 'think first', text: 'answer', chunkSize: 6 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'reasoning-delta')).toEqual(['think ', 'first']);
     expect(textOf(parts, 'text-delta')).toEqual(['answer']);
@@ -96,7 +62,9 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('turns a functionCall into a tool call with its arguments', async () => {
-    server.enqueue({ toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent2', reason: 'complete' } }] });
+    fake.server.enqueue({
+      toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent2', reason: 'complete' } }],
+    });
     const parts = await collect(backend().stream(request({ tools: [voteTool] })));
     expect(parts.filter((p) => p.type === 'tool-call')).toEqual([
       {
@@ -109,7 +77,7 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('yields text and two function calls from one response, keeping ids distinct', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Checking both.',
       toolCalls: [
         { name: 'lookup', arguments: { query: 'a' } },
@@ -125,7 +93,7 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('reports usage: thoughtsTokenCount as reasoning, cachedContentTokenCount as cached', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       reasoning: 'hmm',
       text: 'ok',
       usage: { promptTokens: 120, completionTokens: 30, cachedTokens: 100, reasoningTokens: 12 },
@@ -139,21 +107,12 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('sends the model in the path, systemInstruction, history with functionCall/functionResponse, and the vote schema', async () => {
-    server.enqueue({ text: 'done' });
-    const history: ChatMessage[] = [
-      { role: 'system', content: 'You are agent 1.' },
-      { role: 'user', content: 'Find it.' },
-      {
-        role: 'assistant',
-        content: 'Searching.',
-        toolCalls: [{ id: 'call_a', name: 'lookup', arguments: { query: 'q' } }],
-      },
-      { role: 'tool', toolCallId: 'call_a', toolName: 'lookup', content: 'found 3 results' },
-    ];
+    fake.server.enqueue({ text: 'done' });
+    const history = lookupHistory();
     await collect(
       backend().stream(request({ messages: history, tools: [lookupTool, voteTool], toolChoice: 'required' })),
     );
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded?.path).toBe(`/v1beta/models/${MODEL}:streamGenerateContent`);
     expect(recorded?.view).toMatchObject({
       dialect: 'gemini',
@@ -216,7 +175,7 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('sends a system message that comes after the conversation started as a user turn', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const messages: ChatMessage[] = [
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Q' },
@@ -224,13 +183,13 @@ describe('gemini backend through the AI SDK', () => {
       { role: 'system', content: 'New answers are in.' },
     ];
     await collect(backend().stream(request({ messages })));
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.systemInstruction).toEqual({ parts: [{ text: 'Be brief.' }] });
     expect(body?.contents?.at(-1)).toEqual({ role: 'user', parts: [{ text: 'New answers are in.' }] });
   });
 
   it('forwards temperature, maxOutputTokens, thinkingConfig from features, provider options and headers', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const custom = backend({
       temperature: 0.3,
       maxTokens: 256,
@@ -242,7 +201,7 @@ describe('gemini backend through the AI SDK', () => {
       },
     });
     await collect(custom.stream(request()));
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded?.body?.generationConfig).toEqual({
       temperature: 0.3,
       maxOutputTokens: 256,
@@ -254,30 +213,32 @@ describe('gemini backend through the AI SDK', () => {
   });
 
   it('maps reasoning effort to thinkingLevel and sends no thinkingConfig when nothing asks for one', async () => {
-    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    fake.server.enqueue({ text: 'ok' }, { text: 'ok' });
     await collect(
       backend({ model: 'gemini-3-pro-preview', features: { reasoning: { effort: 'high' } } }).stream(
         request(),
       ),
     );
     await collect(backend().stream(request()));
-    expect(server.requests[0]?.body?.generationConfig?.thinkingConfig).toEqual({ thinkingLevel: 'high' });
-    expect(server.requests[1]?.body?.generationConfig?.thinkingConfig).toBeUndefined();
+    expect(fake.server.requests[0]?.body?.generationConfig?.thinkingConfig).toEqual({
+      thinkingLevel: 'high',
+    });
+    expect(fake.server.requests[1]?.body?.generationConfig?.thinkingConfig).toBeUndefined();
   });
 
   it('sends the key as x-goog-api-key (never in the URL), and no key header without a key', async () => {
-    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    fake.server.enqueue({ text: 'ok' }, { text: 'ok' });
     await collect(backend().stream(request()));
     await collect(backend({ apiKey: undefined }).stream(request()));
-    expect(server.requests[0]?.hasAuthorization).toBe(true);
-    expect(server.requests[0]?.headers['x-goog-api-key']).toBeUndefined();
-    expect(server.requests[1]?.hasAuthorization).toBe(false);
+    expect(fake.server.requests[0]?.hasAuthorization).toBe(true);
+    expect(fake.server.requests[0]?.headers['x-goog-api-key']).toBeUndefined();
+    expect(fake.server.requests[1]?.hasAuthorization).toBe(false);
   });
 });
 
 describe('gemini backend errors', () => {
   it('429 RESOURCE_EXHAUSTED with retry-after: retryable, retryAfterMs, Google message', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 429,
       headers: { 'retry-after': '7' },
       body: {
@@ -297,18 +258,18 @@ describe('gemini backend errors', () => {
   });
 
   it('503 UNAVAILABLE: retryable, and the SDK does not retry on its own', async () => {
-    server.enqueue({ status: 503 });
+    fake.server.enqueue({ status: 503 });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toMatchObject({ status: 503, retryable: true });
     expect(error.message).toBe('gemini: HTTP 503 Service Unavailable: fake server: scripted HTTP 503');
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it.each([
     [400, 'INVALID_ARGUMENT', `API key not valid. Please pass a valid API key. (${API_KEY})`, 'Bad Request'],
     [403, 'PERMISSION_DENIED', "Method doesn't allow unregistered callers.", 'Forbidden'],
   ])('%i %s: non-retryable with the provider message, never the key', async (status, name, message, text) => {
-    server.enqueue({ status, body: { error: { code: status, message, status: name } } });
+    fake.server.enqueue({ status, body: { error: { code: status, message, status: name } } });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toMatchObject({ status, retryable: false });
     expect(error.message).toBe(`gemini: HTTP ${status} ${text}: ${message.replace(API_KEY, '***')}`);
@@ -316,7 +277,7 @@ describe('gemini backend errors', () => {
   });
 
   it('abort mid-stream rejects promptly with the abort reason after the deltas already yielded', async () => {
-    server.enqueue({ text: 'one two three four five six', chunkSize: 4, delayMs: 40 });
+    fake.server.enqueue({ text: 'one two three four five six', chunkSize: 4, delayMs: 40 });
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
     const texts: string[] = [];
@@ -336,7 +297,7 @@ describe('gemini backend errors', () => {
   });
 
   it('abort while the body hangs rejects promptly with the reason', async () => {
-    server.enqueue({ hang: true, sendHeaders: true });
+    fake.server.enqueue({ hang: true, sendHeaders: true });
     const controller = new AbortController();
     const reason = new Error('stop');
     const started = Date.now();
@@ -353,7 +314,7 @@ describe('gemini backend errors', () => {
     const error = (await failure(backend().stream(request({ tools: [emptyVote] })))) as ProviderError;
     expect(error).toMatchObject({ retryable: false });
     expect(error.message).toContain('Google does not support this JSON Schema enum');
-    expect(server.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });
 

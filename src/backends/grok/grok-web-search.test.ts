@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeRequestView, WireDialect } from '../../testing/fake-server/dialect.js';
 import { nextResponseIndex, SseWriter, toolCallsOf } from '../../testing/fake-server/script.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
-import type { BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
-import type { ToolDefinition } from '../../types/messages.js';
+import type { BackendSettings, ModelRequest } from '../../types/backend.js';
+import { request as baseRequest, collect, lookupTool, useDialectServer } from '../backend.test-support.js';
 import { grokBackend } from './index.js';
 
 interface ResponsesBody {
@@ -123,23 +122,13 @@ const xaiResponsesDialect: WireDialect = {
   errorBody: (_status, message) => ({ code: 'fake', error: message }),
 };
 
-let server: FakeServer<ResponsesBody>;
-
-beforeAll(async () => {
-  server = await startFakeServer<ResponsesBody>([xaiResponsesDialect]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<ResponsesBody>([xaiResponsesDialect]);
 
 function settings(overrides: Partial<BackendSettings> = {}): BackendSettings {
   return {
     type: 'grok',
     model: 'grok-4.3',
-    baseUrl: `${server.origin}/v1`,
+    baseUrl: `${fake.server.origin}/v1`,
     apiKey: 'xai-test-key',
     providerOptions: {},
     features: { webSearch: true },
@@ -147,35 +136,20 @@ function settings(overrides: Partial<BackendSettings> = {}): BackendSettings {
   };
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
+const request = (overrides: Partial<ModelRequest> = {}): ModelRequest =>
+  baseRequest({
     messages: [
       { role: 'system', content: 'You are agent 1.' },
       { role: 'user', content: 'What did xAI ship today?' },
     ],
-    tools: [],
-    signal: new AbortController().signal,
     ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
+  });
 
 describe('grok web search (xAI Responses API agent tools)', () => {
   it('offers web_search and x_search on /responses, never the retired search_parameters', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(grokBackend.create(settings()).stream(request({ tools: [lookupTool] })));
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded?.path).toBe('/v1/responses');
     expect(recorded?.hasAuthorization).toBe(true);
     expect(recorded?.body?.model).toBe('grok-4.3');
@@ -185,7 +159,7 @@ describe('grok web search (xAI Responses API agent tools)', () => {
   });
 
   it('streams the search as provider tool parts, then text, a function call and usage', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Grok 4.3 shipped.',
       toolCalls: [
         { name: SEARCH_TOOL, arguments: { query: 'xAI news today' } },
@@ -219,12 +193,12 @@ describe('grok web search (xAI Responses API agent tools)', () => {
   });
 
   it('sends the reasoning effort as reasoning.effort', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(
       grokBackend
         .create(settings({ features: { webSearch: true, reasoning: { effort: 'high' } } }))
         .stream(request()),
     );
-    expect(server.requests[0]?.body?.reasoning).toEqual({ effort: 'high' });
+    expect(fake.server.requests[0]?.body?.reasoning).toEqual({ effort: 'high' });
   });
 });

@@ -1,11 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WireDialect } from '../../testing/fake-server/dialect.js';
 import { openAIChatDialect, type FakeChatRequestBody } from '../../testing/fake-server/openai-chat.js';
 import { chunksOf, nextResponseIndex, SseWriter, toolCallsOf } from '../../testing/fake-server/script.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
-import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import type { Backend, BackendSettings, ModelRequest } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
-import type { ToolDefinition } from '../../types/messages.js';
+import {
+  request as baseRequest,
+  collect,
+  failure,
+  lookupTool,
+  useDialectServer,
+} from '../backend.test-support.js';
 import { grokBackend } from './index.js';
 
 const API_KEY = 'xai-test-secret-0123456789';
@@ -64,60 +69,21 @@ const xaiChatDialect: WireDialect = {
   },
 };
 
-/** The fake's requests and script, plus its `/v1` base URL. */
-let server: FakeServer<FakeChatRequestBody> & { url: string };
-
-beforeAll(async () => {
-  const fake = await startFakeServer<FakeChatRequestBody>([xaiChatDialect]);
-  server = Object.assign(fake, { url: `${fake.origin}/v1` });
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<FakeChatRequestBody>([xaiChatDialect]);
 
 function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return grokBackend.create({
     type: 'grok',
     model: 'grok-4.3',
-    baseUrl: server.url,
+    baseUrl: `${fake.server.origin}/v1`,
     apiKey: API_KEY,
     providerOptions: {},
     ...overrides,
   });
 }
 
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'What changed this week?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamPart>): Promise<unknown> {
-  try {
-    await collect(stream);
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
+const request = (overrides: Partial<ModelRequest> = {}): ModelRequest =>
+  baseRequest({ messages: [{ role: 'user', content: 'What changed this week?' }], ...overrides });
 
 describe('grok backend factory', () => {
   it('registers as grok with XAI_API_KEY and api.x.ai', () => {
@@ -137,13 +103,13 @@ describe('grok backend factory', () => {
 
 describe('grok backend through the AI SDK (Chat Completions)', () => {
   it('posts to /chat/completions with the model and key, streaming text, a tool call and usage', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Checking.',
       toolCalls: [{ name: 'lookup', arguments: { query: 'release notes' } }],
       usage: { promptTokens: 50, completionTokens: 20, cachedTokens: 10, reasoningTokens: 5 },
     });
     const parts = await collect(backend().stream(request({ tools: [lookupTool] })));
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded?.path).toBe('/v1/chat/completions');
     expect(recorded?.hasAuthorization).toBe(true);
     expect(recorded?.body).toMatchObject({ model: 'grok-4.3', stream: true });
@@ -165,7 +131,7 @@ describe('grok backend through the AI SDK (Chat Completions)', () => {
   });
 
   it('streams reasoning_content as reasoning deltas', async () => {
-    server.enqueue({ reasoning: 'Weighing sources.', text: 'Done.', chunkSize: 4 });
+    fake.server.enqueue({ reasoning: 'Weighing sources.', text: 'Done.', chunkSize: 4 });
     const parts = await collect(backend().stream(request()));
     expect(parts.flatMap((p) => (p.type === 'reasoning-delta' ? [p.text] : [])).join('')).toBe(
       'Weighing sources.',
@@ -178,24 +144,24 @@ describe('grok backend through the AI SDK (Chat Completions)', () => {
     ['medium', 'medium'],
     ['minimal', 'low'],
   ] as const)('features.reasoning.effort %s sends reasoning_effort %s', async (effort, wire) => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend({ features: { reasoning: { effort } } }).stream(request()));
-    expect(server.requests[0]?.body?.reasoning_effort).toBe(wire);
+    expect(fake.server.requests[0]?.body?.reasoning_effort).toBe(wire);
   });
 
   it('forwards temperature, max tokens and headers', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(
       backend({ temperature: 0.2, maxTokens: 99, headers: { 'x-team': 'massgen' } }).stream(request()),
     );
-    expect(server.requests[0]?.body).toMatchObject({ temperature: 0.2, max_completion_tokens: 99 });
-    expect(server.requests[0]?.headers['x-team']).toBe('massgen');
+    expect(fake.server.requests[0]?.body).toMatchObject({ temperature: 0.2, max_completion_tokens: 99 });
+    expect(fake.server.requests[0]?.headers['x-team']).toBe('massgen');
   });
 });
 
 describe('grok backend errors', () => {
   it('an xAI-style 429 with retry-after is retryable with retryAfterMs', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 429,
       headers: { 'retry-after': '3' },
       body: { code: 'Some resource has been exhausted', error: 'Rate limit reached for grok-4.3.' },
@@ -207,7 +173,7 @@ describe('grok backend errors', () => {
   });
 
   it('401 is final and never shows the key', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 401,
       body: { code: 'Client specified an invalid argument', error: `Incorrect API key provided: ${API_KEY}` },
     });

@@ -1,23 +1,22 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../testing/fake-openai-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAIServer } from '../../testing/fake-openai-server.js';
 import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
+import {
+  request as baseRequest,
+  collect,
+  failure as streamFailure,
+  textOf as deltasOf,
+  useOpenAIServer,
+} from '../backend.test-support.js';
 import { createInferenceBackend, inferenceBackend, type InferenceCandidate } from './inference-backend.js';
 
-let first: FakeOpenAIServer;
-let second: FakeOpenAIServer;
+const first = useOpenAIServer();
+const second = useOpenAIServer();
 const cleanups: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  [first, second] = await Promise.all([startFakeOpenAIServer(), startFakeOpenAIServer()]);
-});
-afterAll(async () => {
-  await Promise.all([first.close(), second.close()]);
-});
 afterEach(async () => {
-  first.reset();
-  second.reset();
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
@@ -26,26 +25,13 @@ function settings(overrides: Partial<BackendSettings> = {}): BackendSettings {
 }
 
 function request(signal: AbortSignal = new AbortController().signal): ModelRequest {
-  return { messages: [{ role: 'user', content: 'Hello?' }], tools: [], signal };
+  return baseRequest({ signal });
 }
 
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
+const failure = (backend: Backend, signal?: AbortSignal): Promise<unknown> =>
+  streamFailure(backend.stream(request(signal)));
 
-async function failure(backend: Backend, signal?: AbortSignal): Promise<unknown> {
-  try {
-    await collect(backend.stream(request(signal)));
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const textOf = (parts: ModelStreamPart[]): string =>
-  parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : [])).join('');
+const textOf = (parts: ModelStreamPart[]): string => deltasOf(parts, 'text-delta').join('');
 
 const candidate = (name: string, baseUrl: string): InferenceCandidate => ({ name, baseUrl });
 
@@ -91,29 +77,29 @@ describe('inference backend factory', () => {
 
 describe('inference server probe', () => {
   it('uses the first candidate that answers', async () => {
-    second.enqueue({ text: 'from the second server' });
+    second.server.enqueue({ text: 'from the second server' });
     const backend = createInferenceBackend(settings(), {
-      candidates: [candidate('vLLM', await closedPortUrl()), candidate('SGLang', second.url)],
+      candidates: [candidate('vLLM', await closedPortUrl()), candidate('SGLang', second.server.url)],
     });
     expect(textOf(await collect(backend.stream(request())))).toBe('from the second server');
-    expect(second.requests).toHaveLength(1);
+    expect(second.server.requests).toHaveLength(1);
   });
 
   it('prefers candidate order when several answer', async () => {
-    first.enqueue({ text: 'from the first server' });
+    first.server.enqueue({ text: 'from the first server' });
     const backend = createInferenceBackend(settings(), {
-      candidates: [candidate('vLLM', first.url), candidate('SGLang', second.url)],
+      candidates: [candidate('vLLM', first.server.url), candidate('SGLang', second.server.url)],
     });
     expect(textOf(await collect(backend.stream(request())))).toBe('from the first server');
-    expect(second.requests).toHaveLength(0);
+    expect(second.server.requests).toHaveLength(0);
   });
 
   it('does not count a server that answers /models with 404 (something else on the port)', async () => {
-    second.enqueue({ text: 'real server' });
+    second.server.enqueue({ text: 'real server' });
     const backend = createInferenceBackend(settings(), {
       candidates: [
-        candidate('vLLM', `${new URL(first.url).origin}/not-an-api`),
-        candidate('SGLang', second.url),
+        candidate('vLLM', `${new URL(first.server.url).origin}/not-an-api`),
+        candidate('SGLang', second.server.url),
       ],
     });
     expect(textOf(await collect(backend.stream(request())))).toBe('real server');
@@ -162,9 +148,9 @@ describe('inference server probe', () => {
   });
 
   it('gives up on a candidate that does not answer within the probe timeout', async () => {
-    second.enqueue({ text: 'fallback' });
+    second.server.enqueue({ text: 'fallback' });
     const backend = createInferenceBackend(settings(), {
-      candidates: [candidate('vLLM', await hangingServerUrl()), candidate('SGLang', second.url)],
+      candidates: [candidate('vLLM', await hangingServerUrl()), candidate('SGLang', second.server.url)],
       probeTimeoutMs: 200,
     });
     const started = Date.now();
@@ -186,28 +172,28 @@ describe('inference server probe', () => {
   });
 
   it('an already aborted signal throws its reason without probing', async () => {
-    const backend = createInferenceBackend(settings(), { candidates: [candidate('vLLM', first.url)] });
+    const backend = createInferenceBackend(settings(), { candidates: [candidate('vLLM', first.server.url)] });
     const controller = new AbortController();
     controller.abort('gone');
     expect(await failure(backend, controller.signal)).toBe('gone');
   });
 
   it('with a base_url: no probe, that server is used', async () => {
-    first.enqueue({ text: 'configured server' });
-    const backend = createInferenceBackend(settings({ baseUrl: first.url }), {
+    first.server.enqueue({ text: 'configured server' });
+    const backend = createInferenceBackend(settings({ baseUrl: first.server.url }), {
       candidates: [candidate('vLLM', await closedPortUrl())],
     });
     expect(textOf(await collect(backend.stream(request())))).toBe('configured server');
   });
 
   it('sends extraBody fields to the probed server', async () => {
-    second.enqueue({ text: 'ok' });
+    second.server.enqueue({ text: 'ok' });
     const backend = createInferenceBackend(
       settings({ extraBody: { top_k: 5, chat_template_kwargs: { enable_thinking: false } } }),
-      { candidates: [candidate('SGLang', second.url)] },
+      { candidates: [candidate('SGLang', second.server.url)] },
     );
     await collect(backend.stream(request()));
-    expect(second.requests[0]?.body).toMatchObject({
+    expect(second.server.requests[0]?.body).toMatchObject({
       top_k: 5,
       chat_template_kwargs: { enable_thinking: false },
     });

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../testing/fake-openai-server.js';
-import type { BackendFactory, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
-import type { ToolDefinition } from '../../types/messages.js';
+import { describe, expect, it } from 'vitest';
+import type { BackendFactory, BackendSettings, ModelStreamPart } from '../../types/backend.js';
+import {
+  collect,
+  lookupTool,
+  request,
+  textOf as deltasOf,
+  useOpenAIServer,
+} from '../backend.test-support.js';
 import { lmstudioBackend, ollamaBackend, sglangBackend, vllmBackend } from './index.js';
 
-let server: FakeOpenAIServer;
-
-beforeAll(async () => {
-  server = await startFakeOpenAIServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useOpenAIServer();
 
 const servers: Array<[type: string, factory: BackendFactory, defaultBaseUrl: string]> = [
   ['vllm', vllmBackend, 'http://localhost:8000/v1'],
@@ -23,33 +18,12 @@ const servers: Array<[type: string, factory: BackendFactory, defaultBaseUrl: str
   ['ollama', ollamaBackend, 'http://localhost:11434/v1'],
 ];
 
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
-
 function settings(type: string, overrides: Partial<BackendSettings> = {}): BackendSettings {
-  return { type, model: 'local-model', baseUrl: server.url, providerOptions: {}, ...overrides };
-}
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'Hello?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
+  return { type, model: 'local-model', baseUrl: fake.server.url, providerOptions: {}, ...overrides };
 }
 
 const textOf = (parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string =>
-  parts.flatMap((p) => (p.type === type ? [p.text] : [])).join('');
+  deltasOf(parts, type).join('');
 
 describe.each(servers)('%s backend', (type, factory, defaultBaseUrl) => {
   it(`registers as ${type}, defaults to ${defaultBaseUrl} and never needs a key`, () => {
@@ -62,7 +36,7 @@ describe.each(servers)('%s backend', (type, factory, defaultBaseUrl) => {
   });
 
   it('streams text, then a tool call, with usage', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'Let me look.',
       toolCalls: [{ name: 'lookup', arguments: { query: 'kv cache' } }],
       usage: { promptTokens: 11, completionTokens: 7 },
@@ -82,12 +56,12 @@ describe.each(servers)('%s backend', (type, factory, defaultBaseUrl) => {
       finishReason: 'tool-calls',
       usage: { inputTokens: 11, outputTokens: 7 },
     });
-    expect(server.requests[0]?.path).toBe('/v1/chat/completions');
-    expect(server.requests[0]?.body?.model).toBe('local-model');
+    expect(fake.server.requests[0]?.path).toBe('/v1/chat/completions');
+    expect(fake.server.requests[0]?.body?.model).toBe('local-model');
   });
 
   it('sends extraBody sampling fields in the request body', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const extraBody = {
       top_k: 40,
       repetition_penalty: 1.1,
@@ -95,25 +69,25 @@ describe.each(servers)('%s backend', (type, factory, defaultBaseUrl) => {
       chat_template_kwargs: { enable_thinking: true },
     };
     await collect(factory.create(settings(type, { extraBody, temperature: 0.6 })).stream(request()));
-    expect(server.requests[0]?.body).toMatchObject({ ...extraBody, temperature: 0.6, stream: true });
+    expect(fake.server.requests[0]?.body).toMatchObject({ ...extraBody, temperature: 0.6, stream: true });
   });
 
   it('streams reasoning_content as reasoning deltas', async () => {
-    server.enqueue({ reasoning: 'Thinking it through.', text: 'Answer.', chunkSize: 5 });
+    fake.server.enqueue({ reasoning: 'Thinking it through.', text: 'Answer.', chunkSize: 5 });
     const parts = await collect(factory.create(settings(type)).stream(request()));
     expect(textOf(parts, 'reasoning-delta')).toBe('Thinking it through.');
     expect(textOf(parts, 'text-delta')).toBe('Answer.');
   });
 
   it('sends no credentials without api_key, and the configured api_key when set', async () => {
-    server.enqueue({ text: 'a' }, { text: 'b' });
+    fake.server.enqueue({ text: 'a' }, { text: 'b' });
     await collect(factory.create(settings(type)).stream(request()));
     await collect(factory.create(settings(type, { apiKey: 'local-secret' })).stream(request()));
-    expect(server.requests.map((r) => r.hasAuthorization)).toEqual([false, true]);
+    expect(fake.server.requests.map((r) => r.hasAuthorization)).toEqual([false, true]);
   });
 
   it('prefixes errors with its own type', async () => {
-    server.enqueue({ status: 404, body: { error: { message: 'The model `x` does not exist.' } } });
+    fake.server.enqueue({ status: 404, body: { error: { message: 'The model `x` does not exist.' } } });
     await expect(collect(factory.create(settings(type)).stream(request()))).rejects.toMatchObject({
       provider: type,
       retryable: false,

@@ -1,27 +1,25 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   fakeWebSearch,
   openAIResponsesDialect,
   type FakeResponsesRequestBody,
 } from '../../testing/fake-server/openai-responses.js';
-import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
-import type { Backend, BackendSettings, ModelRequest, ModelStreamPart } from '../../types/backend.js';
+import type { Backend, BackendSettings } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
-import type { ChatMessage, ToolDefinition } from '../../types/messages.js';
+import type { ChatMessage } from '../../types/messages.js';
+import {
+  collect,
+  failure,
+  lookupTool,
+  request,
+  lookupHistory,
+  textOf,
+  useDialectServer,
+} from '../backend.test-support.js';
 import { openAIBackend } from './index.js';
 
 const API_KEY = 'sk-test-secret-0123456789';
-let server: FakeServer<FakeResponsesRequestBody>;
-
-beforeAll(async () => {
-  server = await startFakeServer<FakeResponsesRequestBody>([openAIResponsesDialect]);
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-});
+const fake = useDialectServer<FakeResponsesRequestBody>([openAIResponsesDialect]);
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -30,45 +28,12 @@ function backend(overrides: Partial<BackendSettings> = {}): Backend {
   return openAIBackend.create({
     type: 'openai',
     model: 'gpt-4.1-mini',
-    baseUrl: `${server.origin}/v1`,
+    baseUrl: `${fake.server.origin}/v1`,
     apiKey: API_KEY,
     providerOptions: {},
     ...overrides,
   });
 }
-
-function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    messages: [{ role: 'user', content: 'Hello?' }],
-    tools: [],
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStreamPart[]> {
-  const parts: ModelStreamPart[] = [];
-  for await (const part of stream) parts.push(part);
-  return parts;
-}
-
-async function failure(stream: AsyncIterable<ModelStreamPart>): Promise<unknown> {
-  try {
-    await collect(stream);
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the stream to fail');
-}
-
-const textOf = (parts: ModelStreamPart[], type: 'text-delta' | 'reasoning-delta'): string[] =>
-  parts.flatMap((p) => (p.type === type ? [p.text] : []));
-
-const lookupTool: ToolDefinition = {
-  name: 'lookup',
-  description: 'Looks something up.',
-  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-};
 
 describe('openai backend: factory', () => {
   it('declares its type, key variable, default base URL and capabilities', () => {
@@ -90,17 +55,17 @@ describe('openai backend: factory', () => {
 
 describe('openai backend through the Responses API', () => {
   it('streams text deltas in order and ends with one finish part', async () => {
-    server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
+    fake.server.enqueue({ text: 'The quick brown fox jumps.', chunkSize: 5 });
     const parts = await collect(backend().stream(request()));
     expect(textOf(parts, 'text-delta')).toEqual(['The q', 'uick ', 'brown', ' fox ', 'jumps', '.']);
     expect(parts.filter((p) => p.type === 'finish')).toHaveLength(1);
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
-    expect(server.requests[0]?.path).toBe('/v1/responses');
-    expect(server.requests[0]?.body?.stream).toBe(true);
+    expect(fake.server.requests[0]?.path).toBe('/v1/responses');
+    expect(fake.server.requests[0]?.body?.stream).toBe(true);
   });
 
   it('streams reasoning summary deltas as reasoning-delta parts, before the text', async () => {
-    server.enqueue({ reasoning: 'think first, then answer', text: 'answer', chunkSize: 6 });
+    fake.server.enqueue({ reasoning: 'think first, then answer', text: 'answer', chunkSize: 6 });
     const parts = await collect(backend({ model: 'o4-mini' }).stream(request()));
     expect(textOf(parts, 'reasoning-delta')).toEqual(['think ', 'first,', ' then ', 'answer']);
     expect(textOf(parts, 'text-delta').join('')).toBe('answer');
@@ -109,7 +74,9 @@ describe('openai backend through the Responses API', () => {
   });
 
   it('assembles a function call streamed in fragments and parses its arguments', async () => {
-    server.enqueue({ toolCalls: [{ name: 'lookup', arguments: { query: 'multi-agent voting', limit: 3 } }] });
+    fake.server.enqueue({
+      toolCalls: [{ name: 'lookup', arguments: { query: 'multi-agent voting', limit: 3 } }],
+    });
     const parts = await collect(backend().stream(request({ tools: [lookupTool] })));
     expect(parts.filter((p) => p.type === 'tool-call')).toEqual([
       {
@@ -125,7 +92,7 @@ describe('openai backend through the Responses API', () => {
   });
 
   it('reports usage including cached and reasoning tokens', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       text: 'ok',
       usage: { promptTokens: 120, completionTokens: 30, cachedTokens: 100, reasoningTokens: 12 },
     });
@@ -138,7 +105,7 @@ describe('openai backend through the Responses API', () => {
   });
 
   it('sends model, input items, function tools, temperature and max_output_tokens', async () => {
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     const messages: ChatMessage[] = [
       { role: 'system', content: 'You are agent 1.' },
       { role: 'user', content: 'Find it.' },
@@ -148,7 +115,7 @@ describe('openai backend through the Responses API', () => {
         request({ messages, tools: [lookupTool], toolChoice: 'required' }),
       ),
     );
-    const recorded = server.requests[0];
+    const recorded = fake.server.requests[0];
     expect(recorded?.body).toMatchObject({
       model: 'gpt-4.1-mini',
       input: [
@@ -175,7 +142,7 @@ describe('openai backend through the Responses API', () => {
   });
 
   it('maps reasoning and verbosity features, and lets provider_options override them', async () => {
-    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    fake.server.enqueue({ text: 'ok' }, { text: 'ok' });
     const features: BackendSettings['features'] = {
       reasoning: { effort: 'high', summary: 'detailed' },
       textVerbosity: 'low',
@@ -186,7 +153,7 @@ describe('openai backend through the Responses API', () => {
     ];
     // Even an id the SDK does not know as a reasoning model gets `reasoning` when the config asks.
     await collect(backend({ model: 'my-finetune', features }).stream(request({ messages })));
-    expect(server.requests[0]?.body).toMatchObject({
+    expect(fake.server.requests[0]?.body).toMatchObject({
       model: 'my-finetune',
       reasoning: { effort: 'high', summary: 'detailed' },
       text: { verbosity: 'low' },
@@ -203,7 +170,7 @@ describe('openai backend through the Responses API', () => {
       },
     });
     await collect(custom.stream(request()));
-    expect(server.requests[1]?.body).toMatchObject({
+    expect(fake.server.requests[1]?.body).toMatchObject({
       reasoning: { effort: 'minimal', summary: 'detailed' },
       store: false,
       user: 'massgen-test',
@@ -211,23 +178,16 @@ describe('openai backend through the Responses API', () => {
   });
 
   it('sends a multi-turn history with tool calls and results as stateless input items', async () => {
-    server.enqueue({ text: 'done' });
+    fake.server.enqueue({ text: 'done' });
     const history: ChatMessage[] = [
-      { role: 'system', content: 'You are agent 1.' },
-      { role: 'user', content: 'Find it.' },
-      {
-        role: 'assistant',
-        content: 'Searching.',
-        toolCalls: [{ id: 'call_a', name: 'lookup', arguments: { query: 'q' } }],
-      },
-      { role: 'tool', toolCallId: 'call_a', toolName: 'lookup', content: 'found 3 results' },
+      ...lookupHistory(),
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_b', name: 'lookup', arguments: '{bad' }] },
       { role: 'tool', toolCallId: 'call_b', toolName: 'lookup', content: 'invalid JSON', isError: true },
       { role: 'assistant', content: 'Here it is.' },
       { role: 'user', content: 'Thanks, and now?' },
     ];
     await collect(backend().stream(request({ messages: history, tools: [lookupTool] })));
-    expect(server.requests[0]?.body?.input).toEqual([
+    expect(fake.server.requests[0]?.body?.input).toEqual([
       { role: 'system', content: 'You are agent 1.' },
       { role: 'user', content: [{ type: 'input_text', text: 'Find it.' }] },
       { role: 'assistant', content: [{ type: 'output_text', text: 'Searching.' }] },
@@ -240,13 +200,13 @@ describe('openai backend through the Responses API', () => {
       { role: 'user', content: [{ type: 'input_text', text: 'Thanks, and now?' }] },
     ]);
     // Nothing refers to server-side state from earlier responses.
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.previous_response_id).toBeUndefined();
     expect(JSON.stringify(body?.input)).not.toContain('item_reference');
   });
 
   it('offers web search and code interpreter, and streams a provider-executed search as provider-tool parts', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       toolCalls: [fakeWebSearch('massgen voting', { sources: ['https://example.com/votes'], id: 'ws_1' })],
       text: 'Agents vote.',
     });
@@ -255,7 +215,7 @@ describe('openai backend through the Responses API', () => {
         request({ tools: [lookupTool] }),
       ),
     );
-    const body = server.requests[0]?.body;
+    const body = fake.server.requests[0]?.body;
     expect(body?.tools).toEqual([
       expect.objectContaining({ type: 'function', name: 'lookup' }),
       { type: 'web_search' },
@@ -264,7 +224,7 @@ describe('openai backend through the Responses API', () => {
     expect(body?.include).toEqual(
       expect.arrayContaining(['web_search_call.action.sources', 'code_interpreter_call.outputs']),
     );
-    expect(server.requests[0]?.view?.toolNames).toEqual(['lookup']);
+    expect(fake.server.requests[0]?.view?.toolNames).toEqual(['lookup']);
     expect(parts.filter((p) => p.type === 'provider-tool-call')).toEqual([
       { type: 'provider-tool-call', callId: 'ws_1', toolName: 'web_search', input: {} },
     ]);
@@ -286,7 +246,10 @@ describe('openai backend through the Responses API', () => {
   });
 
   it('streams a failed provider web search as an error result', async () => {
-    server.enqueue({ toolCalls: [fakeWebSearch('q', { id: 'ws_2', status: 'failed' })], text: 'No luck.' });
+    fake.server.enqueue({
+      toolCalls: [fakeWebSearch('q', { id: 'ws_2', status: 'failed' })],
+      text: 'No luck.',
+    });
     const parts = await collect(backend({ features: { webSearch: true } }).stream(request()));
     expect(parts.filter((p) => p.type === 'provider-tool-result')).toEqual([
       expect.objectContaining({ callId: 'ws_2', toolName: 'web_search', isError: true }),
@@ -296,15 +259,15 @@ describe('openai backend through the Responses API', () => {
 
   it('without an API key sends no credential and never reads OPENAI_API_KEY', async () => {
     vi.stubEnv('OPENAI_API_KEY', 'sk-from-the-environment');
-    server.enqueue({ text: 'ok' });
+    fake.server.enqueue({ text: 'ok' });
     await collect(backend({ apiKey: undefined }).stream(request()));
-    expect(server.requests[0]?.hasAuthorization).toBe(false);
+    expect(fake.server.requests[0]?.hasAuthorization).toBe(false);
   });
 });
 
 describe('openai backend errors', () => {
   it("429 with retry-after: retryable, with retryAfterMs and OpenAI's message", async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 429,
       headers: { 'retry-after': '2' },
       body: {
@@ -320,11 +283,11 @@ describe('openai backend errors', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 2000, provider: 'openai' });
     expect(error.message).toBe('openai: HTTP 429 Too Many Requests: Rate limit reached for gpt-4.1-mini');
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('401: non-retryable, carries the provider message, never the key', async () => {
-    server.enqueue({
+    fake.server.enqueue({
       status: 401,
       body: {
         error: {
@@ -343,7 +306,7 @@ describe('openai backend errors', () => {
   });
 
   it('a connection dropped mid-stream: retryable', async () => {
-    server.enqueue({ text: 'partial answer that never ends', chunkSize: 4, disconnectAfterChunks: 2 });
+    fake.server.enqueue({ text: 'partial answer that never ends', chunkSize: 4, disconnectAfterChunks: 2 });
     const error = (await failure(backend().stream(request()))) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.retryable).toBe(true);
@@ -353,7 +316,7 @@ describe('openai backend errors', () => {
     ['before response headers', false],
     ['while reading the body', true],
   ])('abort %s rejects promptly with the abort reason itself', async (_label, sendHeaders) => {
-    server.enqueue({ hang: true, sendHeaders });
+    fake.server.enqueue({ hang: true, sendHeaders });
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
     const started = Date.now();
