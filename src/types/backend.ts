@@ -49,6 +49,38 @@ export interface BackendFeatures {
   thinking?: { budgetTokens?: number; includeThoughts?: boolean };
 }
 
+/** Settings of the in-process `local` backend (a GGUF model run by llama.cpp). */
+export interface LocalModelSettings {
+  /** CPU threads for generation; the factory picks the machine's best when unset. */
+  threads?: number;
+  /** Context window in tokens shared by the agents on one model; default: the model's, capped. */
+  contextSize?: number;
+  /** `auto` (default) uses a GPU when the prebuilt binaries support one; `false` forces CPU. */
+  gpu?: 'auto' | 'cuda' | 'vulkan' | 'metal' | false;
+  /** Where downloaded models are cached (`~/.cache/massgen/models` or `MASSGEN_MODEL_DIR`). */
+  modelDir: string;
+  /** Base URL of the model hub for `hf:` references (tests point it at a local server). */
+  hubEndpoint: string;
+}
+
+/** Progress of a model download, for front ends to draw a progress bar. */
+export interface DownloadProgress {
+  file: string;
+  receivedBytes: number;
+  /** Null when the server did not say. */
+  totalBytes: number | null;
+  bytesPerSecond: number;
+  /** Null when unknown. */
+  secondsLeft: number | null;
+  done: boolean;
+}
+
+/** What a factory's `prepare` may use. */
+export interface PrepareContext {
+  onProgress?: (progress: DownloadProgress) => void;
+  signal?: AbortSignal;
+}
+
 /** Resolved settings a backend factory receives from the app (secrets already resolved from env). */
 export interface BackendSettings {
   type: string;
@@ -67,6 +99,8 @@ export interface BackendSettings {
   features?: BackendFeatures;
   /** Extra request-body fields for local servers (`top_k`, `repetition_penalty`, `chat_template_kwargs`). */
   extraBody?: Record<string, unknown>;
+  /** For the `local` backend only. */
+  local?: LocalModelSettings;
 }
 
 /** What a backend can do; asking for an unsupported feature is a config error naming the backend. */
@@ -107,5 +141,10 @@ export interface BackendFactory {
   keyOptional?(settings: Pick<BackendSettings, 'baseUrl' | 'provider'>): boolean;
   /** Named presets, for `provider:` validation and `--list-backends`. */
   presets?: readonly BackendPreset[];
+  /**
+   * Work to do once before any agent starts (e.g. download and check a model file). Throws a
+   * `ConfigError` or `ProviderError` with one clear line when the backend cannot run.
+   */
+  prepare?(settings: BackendSettings, context: PrepareContext): Promise<void>;
   create(settings: BackendSettings): Backend;
 }
