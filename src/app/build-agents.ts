@@ -6,13 +6,14 @@ import {
   geminiSupportsToolCombination,
   rateLimited,
 } from '../backends/index.js';
-import type { AgentConfig, BackendConfig, MassGenConfig } from '../config/index.js';
+import { localModelEnv, type AgentConfig, type BackendConfig, type MassGenConfig } from '../config/index.js';
 import type { AgentSpec } from '../coordination/index.js';
 import type {
   BackendCapabilities,
   BackendFactory,
   BackendFeatures,
   BackendSettings,
+  PrepareContext,
 } from '../types/backend.js';
 import { ConfigError } from '../types/errors.js';
 import type { ModelPrice } from '../types/usage.js';
@@ -87,6 +88,12 @@ function checkCapabilities(where: string, factory: BackendFactory, backend: Back
       { hint: 'use a Gemini 3 model, or remove enable_web_search / enable_code_execution' },
     );
   }
+  const localKeys = (['threads', 'context_size', 'gpu'] as const).filter((k) => backend[k] !== undefined);
+  if (localKeys.length > 0 && factory.type !== 'local') {
+    throw new ConfigError(`${where}: the ${factory.type} backend does not accept ${localKeys.join(', ')}`, {
+      hint: 'threads, context_size and gpu are settings of the local backend (type: local)',
+    });
+  }
   const extra = (['top_k', 'repetition_penalty', 'chat_template_kwargs'] as const).filter(
     (k) => backend[k] !== undefined,
   );
@@ -152,6 +159,14 @@ function resolveOne(
   );
   if (Object.keys(extraBody).length > 0) settings.extraBody = extraBody;
 
+  if (factory.type === 'local') {
+    settings.local = {
+      ...localModelEnv(env),
+      ...(backend.threads === undefined ? {} : { threads: backend.threads }),
+      ...(backend.context_size === undefined ? {} : { contextSize: backend.context_size }),
+      ...(backend.gpu === undefined ? {} : { gpu: backend.gpu === true ? 'auto' : backend.gpu }),
+    };
+  }
   const keyEnvs = factory.apiKeyEnvs(settings);
   const apiKey =
     backend.api_key ?? keyEnvs.map((name) => env[name]).find((value) => value !== undefined && value !== '');
@@ -178,6 +193,25 @@ function resolveOne(
 /** The resolved backend settings of every agent, checked against the registry (no backend built yet). */
 export function resolveBackendSettings(config: MassGenConfig, env: Env): BackendSettings[] {
   return config.agents.map((agent, index) => resolveOne(agent, index, env).settings);
+}
+
+/**
+ * Runs each backend's one-time preparation (e.g. downloading and checking a local model) before any
+ * agent starts; agents that share a model prepare it once.
+ */
+export async function prepareBackends(
+  config: MassGenConfig,
+  env: Env,
+  context: PrepareContext,
+): Promise<void> {
+  const seen = new Set<string>();
+  for (const [index, agent] of config.agents.entries()) {
+    const { settings, factory } = resolveOne(agent, index, env);
+    const key = `${settings.type}\u0000${settings.model}`;
+    if (!factory.prepare || seen.has(key)) continue;
+    seen.add(key);
+    await factory.prepare(settings, context);
+  }
 }
 
 /** The price for a model: the config's `pricing:` first, then zero for local servers, then the built-in table. */

@@ -4,12 +4,15 @@ export { coordinationSettings } from './coordination-settings.js';
 export { massgenVersion, runtimeVersions } from './versions.js';
 export { validateConfig, type ValidationReport } from './validate.js';
 export { backendTypes, inferBackend } from '../backends/index.js';
-export { listBackends, type BackendListing } from './list-backends.js';
+export { listBackends, anyApiKeySet, knownKeyEnvs, type BackendListing } from './list-backends.js';
 export {
   loadDotEnv,
   singleAgentConfig,
+  localDefaultConfig,
   formatDiagnostics,
   ConfigValidationError,
   type ConfigDiagnostic,
   type MassGenConfig,
 } from '../config/index.js';
+export { DEFAULT_LOCAL_MODEL } from '../backends/local/default-model.js';
+export { disposeLocalModels } from '../backends/index.js';

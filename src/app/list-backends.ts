@@ -36,3 +36,18 @@ export function listBackends(env: Env): BackendListing[] {
     };
   });
 }
+
+/** Every environment variable any backend or preset reads its key from. */
+export function knownKeyEnvs(): string[] {
+  const names = new Set<string>();
+  for (const factory of backendFactories) {
+    for (const name of factory.apiKeyEnvs({})) names.add(name);
+    for (const preset of factory.presets ?? []) if (preset.apiKeyEnv) names.add(preset.apiKeyEnv);
+  }
+  return [...names];
+}
+
+/** True when any provider key is set (so the zero-key local default does not apply). */
+export function anyApiKeySet(env: Env): boolean {
+  return knownKeyEnvs().some((name) => isSet(env, name));
+}

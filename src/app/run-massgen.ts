@@ -3,10 +3,11 @@ import { loadConfigFile, loadDotEnv, maskSecrets, parseConfig, type MassGenConfi
 import { Orchestrator, type AgentSpec, type HistoryTurn } from '../coordination/index.js';
 import { createRunLogWriter, type RunLogWriter } from '../logging/index.js';
 import { CancelledError } from '../types/errors.js';
+import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { linkedAbortController } from '../util/abort.js';
-import { buildAgentSpecs, secretValues, type Env } from './build-agents.js';
+import { buildAgentSpecs, prepareBackends, secretValues, type Env } from './build-agents.js';
 import { coordinationSettings } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 
@@ -31,6 +32,8 @@ export interface MassGenOptions {
   orchestratorTimeoutSeconds?: number;
   /** Called for every event, in order. */
   onEvent?: (event: RunEvent) => void;
+  /** Progress of model downloads during preparation (the CLI draws a progress bar). */
+  onDownloadProgress?: (progress: DownloadProgress) => void;
 }
 
 /** A run that is ready to start: config validated, backends built, log folder created. */
@@ -64,6 +67,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   const config = resolveConfig(options, env, cwd);
+  if (!options.agents) {
+    // Downloads and file checks happen now, before any agent starts, so a bad model fails cleanly.
+    await prepareBackends(config, env, {
+      ...(options.onDownloadProgress ? { onProgress: options.onDownloadProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
   const agents = options.agents ?? buildAgentSpecs(config, env);
   const overrides =
     options.orchestratorTimeoutSeconds === undefined

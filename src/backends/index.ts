@@ -14,3 +14,4 @@ export { geminiBackend } from './gemini/index.js';
 export { openAIBackend } from './openai/index.js';
 export { azureOpenAIBackend } from './azure-openai/index.js';
 export { renderCapabilityTable } from './capability-table.js';
+export { localBackend, disposeLocalModels, defaultThreads } from './local/index.js';

@@ -11,6 +11,7 @@ import {
   sglangBackend,
   vllmBackend,
 } from './local-servers/index.js';
+import { localBackend } from './local/index.js';
 import { openAIBackend } from './openai/index.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
@@ -26,6 +27,7 @@ export const backendFactories: readonly BackendFactory[] = [
   inferenceBackend,
   lmstudioBackend,
   ollamaBackend,
+  localBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

@@ -1,14 +1,19 @@
+import path from 'node:path';
 import { CommanderError } from 'commander';
 import {
   ConfigValidationError,
+  DEFAULT_LOCAL_MODEL,
+  anyApiKeySet,
   backendTypes,
   formatDiagnostics,
   inferBackend,
   listBackends,
+  localDefaultConfig,
   loadDotEnv,
   prepareRun,
   singleAgentConfig,
   validateConfig,
+  type Env,
   type MassGenConfig,
   type PreparedRun,
 } from '../app/index.js';
@@ -23,6 +28,7 @@ import { createPlainDisplay, type Write } from './plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
 import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
+import { createProgressBar } from './progress-bar.js';
 
 export interface CliIo {
   stdout: Write;
@@ -31,6 +37,10 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Ctrl-C and SIGTERM arrive here; the CLI cancels the run and still flushes its logs. */
   signal?: AbortSignal;
+  /** Whether stderr is a terminal (progress bars redraw in place there). */
+  stderrIsTTY?: boolean;
+  /** Terminal width, for the progress bar. */
+  columns?: number;
 }
 
 class UsageError extends MassGenError {
@@ -48,7 +58,16 @@ function printError(io: CliIo, error: unknown, debug: boolean): void {
   if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
 }
 
-function configFrom(options: CliOptions): MassGenConfig | string {
+function configFrom(options: CliOptions, io: CliIo, env: Env): MassGenConfig | string {
+  if (options.localModel) {
+    if (options.config || options.backend || options.model) {
+      throw new UsageError('use --local-model on its own, without --config, --backend or --model');
+    }
+    const model = options.localModel.startsWith('hf:')
+      ? options.localModel
+      : path.resolve(io.cwd, options.localModel);
+    return localDefaultConfig(model);
+  }
   if (options.config) {
     if (options.backend || options.model || options.provider) {
       throw new UsageError('use either --config or --backend/--model/--provider, not both');
@@ -76,8 +95,10 @@ function configFrom(options: CliOptions): MassGenConfig | string {
       ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
     });
   }
+  // Nothing configured and no key anywhere: the zero-key start, two agents on a local model.
+  if (!anyApiKeySet(env)) return localDefaultConfig(DEFAULT_LOCAL_MODEL);
   throw new UsageError(
-    'no agents configured: pass --config FILE, or --backend TYPE --model NAME',
+    'no agents configured: pass --config FILE, --model NAME or --local-model PATH',
     'run `massgen --help` for examples',
   );
 }
@@ -125,14 +146,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   let prepared: PreparedRun;
+  const progressBar = createProgressBar(io.stderr, {
+    isTTY: io.stderrIsTTY ?? false,
+    ...(io.columns ? { width: io.columns } : {}),
+  });
   try {
     if (!options.question?.trim())
       throw new UsageError('no question given', 'usage: massgen --config FILE "your question"');
+    const env = loadDotEnv(io.cwd, io.env);
     prepared = await prepareRun({
       question: options.question,
-      config: configFrom(options),
+      config: configFrom(options, io, env),
       cwd: io.cwd,
-      env: loadDotEnv(io.cwd, io.env),
+      env,
+      onDownloadProgress: progressBar,
       ...(options.logs ? {} : { logging: false }),
       ...(options.orchestratorTimeout === undefined
         ? {}
@@ -140,6 +167,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (error) {
+    progressBar.abandon();
     printError(io, error, options.debug);
     return exitCodeForError(error);
   }
@@ -217,6 +245,8 @@ export async function main(): Promise<void> {
     cwd: process.cwd(),
     env: process.env,
     signal: controller.signal,
+    stderrIsTTY: process.stderr.isTTY === true,
+    ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
   });
   process.exitCode = code;
 }

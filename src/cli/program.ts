@@ -7,6 +7,7 @@ export interface CliOptions {
   config?: string;
   backend?: string;
   model?: string;
+  localModel?: string;
   provider?: string;
   baseUrl?: string;
   systemMessage?: string;
@@ -29,6 +30,8 @@ const positiveSeconds = (value: string): number => {
 
 const examples = `
 Examples:
+  $ massgen "Why is the sky blue?"   # no key, no config: two agents on a local model (downloaded once)
+  $ massgen --local-model ./models/qwen2.5-1.5b-instruct-q4_k_m.gguf "question"
   $ massgen --config team.yaml "What are the trade-offs of CRDTs vs OT?"
   $ massgen --model claude-sonnet-4-5 "Summarise RFC 9110 in one paragraph"      # quick mode
   $ massgen --backend chatcompletion --provider groq --model llama-3.3-70b-versatile "Hi"
@@ -57,6 +60,10 @@ export function buildProgram(): Command {
     .option(
       '--model <name>',
       'model for a one-agent run; without --backend the backend is picked from the name (gpt-*, claude-*, gemini-*, grok-*, glm-*, …)',
+    )
+    .option(
+      '--local-model <path>',
+      'run two agents on this local GGUF model (a path or hf:<user>/<repo>/<file>.gguf)',
     )
     .option('--provider <name>', 'a preset of the backend, e.g. --backend chatcompletion --provider groq')
     .option('--base-url <url>', 'API base URL for --backend')

@@ -35,3 +35,5 @@ export { loadDotEnv } from './load-dot-env.js';
 export { interpolateString, type ConfigEnv } from './interpolate-env.js';
 export { maskSecrets, SECRET_KEY_PATTERN } from './mask-secrets.js';
 export { singleAgentConfig, type SingleAgentOptions } from './single-agent-config.js';
+export { localModelEnv, type LocalModelEnv } from './local-model-env.js';
+export { localDefaultConfig } from './local-default-config.js';

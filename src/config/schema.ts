@@ -45,6 +45,10 @@ export const BackendConfigSchema = z.strictObject({
   top_k: z.int().positive().optional(),
   repetition_penalty: z.number().positive().optional(),
   chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
+  /** The `local` backend: CPU threads, context window and GPU use. */
+  threads: z.int().positive().optional(),
+  context_size: z.int().min(128).optional(),
+  gpu: z.union([z.boolean(), z.enum(['auto', 'cuda', 'vulkan', 'metal'])]).optional(),
   /** Deliberately open: passed to the provider untouched. */
   provider_options: z.record(z.string(), z.unknown()).default(() => ({})),
 });

@@ -70,12 +70,22 @@ export async function runCoordinationTurn(
     if (seenVersion !== state.version) messages.push({ role: 'user', content: refreshView() });
 
     const ownTools = registry.list({ agentId, phase: 'coordination' });
+    // Past its answer limit an agent is not offered new_answer at all (grammar-constrained local
+    // models can then only vote); a call anyway is still refused below.
+    const limit = settings.maxNewAnswersPerAgent;
+    const mayAnswer = limit === null || agent.answers.length < limit;
     const output = await runModelStep(
       ctx,
       agentIndex,
       'coordination',
       step,
-      { messages: [...messages], tools: [...ownTools, ...workflowToolDefinitions(votableIds())] },
+      {
+        messages: [...messages],
+        tools: [...ownTools, ...workflowToolDefinitions(votableIds(), mayAnswer)],
+        // Every coordination step must call a tool (ordinary or workflow); saying so lets providers and
+        // grammar-constrained local models enforce it.
+        toolChoice: 'required',
+      },
       signal,
     );
     messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
@@ -112,8 +122,7 @@ export async function runCoordinationTurn(
     }
 
     if (parsed.kind === 'new_answer') {
-      const limit = settings.maxNewAnswersPerAgent;
-      if (limit !== null && agent.answers.length >= limit) {
+      if (!mayAnswer) {
         refuse('new_answer', enforcement.answerLimit(limit));
         continue;
       }

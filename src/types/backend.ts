@@ -53,7 +53,7 @@ export interface BackendFeatures {
 export interface LocalModelSettings {
   /** CPU threads for generation; the factory picks the machine's best when unset. */
   threads?: number;
-  /** Context window in tokens shared by the agents on one model; default: the model's, capped. */
+  /** Each agent's context window in tokens (memory grows with it per agent); default: the model's, capped. */
   contextSize?: number;
   /** `auto` (default) uses a GPU when the prebuilt binaries support one; `false` forces CPU. */
   gpu?: 'auto' | 'cuda' | 'vulkan' | 'metal' | false;

@@ -197,6 +197,7 @@ describe('--list-backends', () => {
       'inference',
       'lmstudio',
       'ollama',
+      'local',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');

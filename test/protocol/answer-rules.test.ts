@@ -100,7 +100,7 @@ describe('workflow enforcement', () => {
 
 describe('answer rules', () => {
   it('beyond max_new_answers_per_agent, new_answer is refused with an instruction to vote', async () => {
-    const { recorder, finished } = await runScenario(
+    const { recorder, finished, backends } = await runScenario(
       {
         a: [
           step.answer('First answer from a'),
@@ -114,6 +114,9 @@ describe('answer rules', () => {
     );
     const refusal = recorder.ofType('workflow.rejected').find((r) => r.agentId === 'a');
     expect(refusal?.reason).toMatch(/maximum of 1 answers\. Vote/);
+    // Past the limit new_answer is no longer offered (a model that calls it anyway is refused, above).
+    const afterLimit = backends['a']?.requests[1];
+    expect(afterLimit?.tools.map((t) => t.name)).toEqual(['vote']);
     expect(recorder.ofType('answer.submitted').filter((a) => a.agentId === 'a')).toHaveLength(1);
     expect(finished.winnerId).toBe('a');
   });
