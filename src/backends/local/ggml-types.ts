@@ -1,6 +1,6 @@
 /**
  * Storage of each ggml tensor type: `[elements per block, bytes per block]`, by type id. Values are
- * those of llama.cpp's `ggml_blck_size` / `ggml_type_size` as built into node-llama-cpp 3.22.1
+ * those of llama.cpp's `ggml_blck_size` / `ggml_type_size` as built into node-llama-cpp 3.21 and 3.22
  * (read from its native binding); ids llama.cpp retired (4, 5, 31–33, 36–38) are absent.
  */
 const GGML_BLOCKS: Readonly<Record<number, readonly [number, number]>> = {
