@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../../types/messages.js';
 import type { TokenUsage } from '../../types/usage.js';
 import { toModelMessages } from './convert-messages.js';
 import { errorToThrow, type ProviderErrorContext } from './provider-errors.js';
+import { untilAborted } from '../../util/abort.js';
 
 /** Everything {@link createLanguageModelBackend} needs; the model is any AI SDK `LanguageModelV3`. */
 export interface LanguageModelBackendOptions {
@@ -197,23 +198,4 @@ function toTokenUsage(usage: LanguageModelUsage): TokenUsage {
     reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? 0,
     cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
   };
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts, whichever is first. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
 }

@@ -3,6 +3,7 @@ import { ProviderError } from '../../types/errors.js';
 import { createOpenAICompatibleBackend } from '../chatcompletion/openai-compatible-backend.js';
 import { LOCAL_SERVER_CAPABILITIES } from './local-server-factory.js';
 import { probeServer } from './probe-server.js';
+import { untilAborted } from '../../util/abort.js';
 
 const TYPE = 'inference';
 
@@ -119,22 +120,4 @@ function probeHeaders(settings: BackendSettings): Record<string, string> {
     ...settings.headers,
     ...(settings.apiKey === undefined ? {} : { authorization: `Bearer ${settings.apiKey}` }),
   };
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
 }

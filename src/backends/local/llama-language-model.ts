@@ -37,6 +37,7 @@ import {
   repairArguments,
   validateArguments,
 } from './tool-grammar.js';
+import { untilAborted } from '../../util/abort.js';
 
 /** Output budget when the call sets no `maxOutputTokens`. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 1024;
@@ -438,25 +439,5 @@ function generationError(error: unknown): unknown {
   return new ProviderError(PROVIDER, `${PROVIDER}: generation failed: ${message}`, {
     cause: error,
     retryable: false,
-  });
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
   });
 }
