@@ -33,8 +33,8 @@ const io = [
  * (dependencies point downward). `pure` layers also get no I/O modules and no `process`.
  */
 const layer = (from, allowed, { pure = false } = {}) => ({
-  files: [`src/${from}/**/*.ts`],
-  ignores: ['**/*.test.ts', '**/*.test-support.ts'],
+  files: [`src/${from}/**/*.{ts,tsx}`],
+  ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-support.ts'],
   rules: {
     'no-restricted-imports': [
       'error',
@@ -92,5 +92,6 @@ export default tseslint.config(
   layer('logging', ['types', 'util']),
   layer('testing', ['types', 'coordination', 'util']),
   layer('app', ['util', 'types', 'coordination', 'backends', 'tools', 'workspace', 'config', 'logging']),
-  layer('cli', ['app', 'types', 'util']),
+  layer('cli', ['app', 'types', 'util', 'tui']),
+  layer('tui', ['app', 'types', 'util']),
 );
