@@ -16,3 +16,4 @@ export {
 } from '../config/index.js';
 export { DEFAULT_LOCAL_MODEL } from '../backends/local/default-model.js';
 export { disposeLocalModels } from '../backends/index.js';
+export * from './setup-wizard/index.js';

@@ -1,15 +1,23 @@
+import os from 'node:os';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import {
   ConfigValidationError,
   DEFAULT_LOCAL_MODEL,
   anyApiKeySet,
+  askLocalModelDownload,
   backendTypes,
+  discoverConfig,
+  isExampleRef,
+  isLocalModelCached,
+  loadUserEnv,
+  resolveExampleRef,
+  runSetupWizard,
+  shouldRunWizard,
   formatDiagnostics,
   inferBackend,
   listBackends,
   localDefaultConfig,
-  loadDotEnv,
   prepareRun,
   singleAgentConfig,
   validateConfig,
@@ -28,6 +36,7 @@ import { createPlainDisplay, type Write } from './plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
 import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
+import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
 
 export interface CliIo {
@@ -41,6 +50,14 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** Terminal width, for the progress bar. */
   columns?: number;
+  /** Answers for `--setup` and the first-run questions; without it the CLI never prompts. */
+  stdin?: NodeJS.ReadableStream;
+  /** Whether stdin is a terminal (typed API keys are then hidden). */
+  stdinIsTTY?: boolean;
+  /** Whether stdout is a terminal; first-run prompts need both. */
+  stdoutIsTTY?: boolean;
+  /** The home folder, for ~/.config/massgen; defaults to os.homedir(). */
+  home?: string;
 }
 
 class UsageError extends MassGenError {
@@ -72,7 +89,7 @@ function configFrom(options: CliOptions, io: CliIo, env: Env): MassGenConfig | s
     if (options.backend || options.model || options.provider) {
       throw new UsageError('use either --config or --backend/--model/--provider, not both');
     }
-    return options.config;
+    return isExampleRef(options.config) ? resolveExampleRef(options.config) : options.config;
   }
   if (options.backend || options.model) {
     if (!options.model)
@@ -95,12 +112,37 @@ function configFrom(options: CliOptions, io: CliIo, env: Env): MassGenConfig | s
       ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
     });
   }
+  // No flags: a project or user config file, first found wins.
+  const discovered = discoverConfig({ cwd: io.cwd, env: io.env, home: io.home ?? os.homedir() });
+  if (discovered) return discovered.path;
   // Nothing configured and no key anywhere: the zero-key start, two agents on a local model.
   if (!anyApiKeySet(env)) return localDefaultConfig(DEFAULT_LOCAL_MODEL);
   throw new UsageError(
     'no agents configured: pass --config FILE, --model NAME or --local-model PATH',
-    'run `massgen --help` for examples',
+    'run `massgen --setup` to choose providers and a team once, or `massgen --help` for examples',
   );
+}
+
+/**
+ * First run with nothing configured, on a terminal: the setup wizard, or first the question whether
+ * to download the local model (see shouldRunWizard). Returns the config the wizard wrote, or
+ * undefined to go on as usual.
+ */
+async function firstRun(options: CliOptions, io: CliIo, env: Env, home: string): Promise<string | undefined> {
+  if (!io.stdin) return undefined;
+  const configFound =
+    Boolean(options.config || options.model || options.backend || options.localModel) ||
+    discoverConfig({ cwd: io.cwd, env: io.env, home }) !== null;
+  const decision = shouldRunWizard({
+    configFound,
+    anyKeySet: anyApiKeySet(env),
+    isTTY: io.stdinIsTTY === true && io.stdoutIsTTY === true,
+    localModelCached: isLocalModelCached({ env, home }),
+  });
+  if (decision === 'none') return undefined;
+  const wizardIo = { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env, home, isTTY: true };
+  if (decision === 'ask-local-model' && (await askLocalModelDownload(wizardIo))) return undefined;
+  return (await runSetupWizard(wizardIo)).configPath;
 }
 
 /** Runs the CLI and returns the process exit code. Never throws. */
@@ -128,15 +170,48 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // The AI SDK prints provider warnings to the console; only --debug wants them.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = options.debug;
 
+  const home = io.home ?? os.homedir();
+  // The environment, then ./.env, then ~/.config/massgen/.env (where --setup saves keys).
+  const userEnv = () => loadUserEnv({ cwd: io.cwd, env: io.env, home });
+
+  if (options.listExamples) {
+    printExampleList(io.stdout);
+    return ExitCode.success;
+  }
+  if (options.example) {
+    try {
+      printExample(io.stdout, options.example);
+      return ExitCode.success;
+    } catch (error) {
+      printError(io, error, options.debug);
+      return ExitCode.config;
+    }
+  }
+  if (options.setup) {
+    if (!io.stdin) {
+      io.stderr('massgen: error: --setup needs a terminal or answers on stdin\n');
+      return ExitCode.config;
+    }
+    try {
+      const { stdin, stdout, stderr } = io;
+      await runSetupWizard({ stdin, stdout, stderr, env: userEnv(), home, isTTY: io.stdinIsTTY === true });
+      return ExitCode.success;
+    } catch (error) {
+      printError(io, error, options.debug);
+      return exitCodeForError(error);
+    }
+  }
+
   if (options.listBackends) {
-    printBackendList(io.stdout, listBackends(loadDotEnv(io.cwd, io.env)), options.json);
+    printBackendList(io.stdout, listBackends(userEnv()), options.json);
     return ExitCode.success;
   }
 
   if (options.validate) {
     try {
-      // `.env` in the working directory fills in what the real environment leaves unset.
-      const report = validateConfig(options.validate, { cwd: io.cwd, env: loadDotEnv(io.cwd, io.env) });
+      // `.env` files fill in what the real environment leaves unset.
+      const file = isExampleRef(options.validate) ? resolveExampleRef(options.validate) : options.validate;
+      const report = validateConfig(file, { cwd: io.cwd, env: userEnv() });
       printValidationReport(io.stdout, report, options.json);
       return report.valid ? ExitCode.success : ExitCode.config;
     } catch (error) {
@@ -153,10 +228,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     if (!options.question?.trim())
       throw new UsageError('no question given', 'usage: massgen --config FILE "your question"');
-    const env = loadDotEnv(io.cwd, io.env);
+    let env = userEnv();
+    const wizardConfig = await firstRun(options, io, env, home);
+    if (wizardConfig) env = userEnv(); // with the keys the wizard just saved
     prepared = await prepareRun({
       question: options.question,
-      config: configFrom(options, io, env),
+      config: wizardConfig ?? configFrom(options, io, env),
       cwd: io.cwd,
       env,
       onDownloadProgress: progressBar,
@@ -237,6 +314,10 @@ export async function main(): Promise<void> {
     process.stderr.write(`massgen: internal error: ${describeError(error)}\n${stack}`);
     process.exit(ExitCode.runFailed);
   };
+  // `massgen --list-examples | head`: a reader that went away is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   const code = await runCli(process.argv.slice(2), {
@@ -246,6 +327,9 @@ export async function main(): Promise<void> {
     env: process.env,
     signal: controller.signal,
     stderrIsTTY: process.stderr.isTTY === true,
+    stdin: process.stdin,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
     ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
   });
   process.exitCode = code;

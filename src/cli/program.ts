@@ -19,6 +19,9 @@ export interface CliOptions {
   validate?: string;
   listBackends: boolean;
   json: boolean;
+  setup: boolean;
+  listExamples: boolean;
+  example?: string;
 }
 
 const positiveSeconds = (value: string): number => {
@@ -38,6 +41,13 @@ Examples:
   $ massgen --backend chatcompletion --model llama3 --base-url http://localhost:11434/v1 "Hi"
   $ massgen --config team.yaml --automation "question"   # machine-readable output
   $ massgen --validate team.yaml [--json]
+  $ massgen --setup                          # choose providers, keys and a team once
+  $ massgen --config @examples/teams/three_mixed "question"
+  $ massgen --list-examples
+  $ massgen --example basic/three_agents > team.yaml
+
+Without --config: ./.massgen/config.yaml, then ~/.config/massgen/config.yaml (massgen --setup),
+else two agents on a local model. Keys: environment, then ./.env, then ~/.config/massgen/.env.
 
 Exit codes: 0 success, 1 configuration or usage error, 2 run failed,
             3 timed out with no answer, 130 interrupted.
@@ -51,7 +61,10 @@ export function buildProgram(): Command {
     )
     .version(massgenVersion(), '-V, --version')
     .argument('[question...]', 'the question to answer')
-    .option('-c, --config <file>', 'YAML (or JSON) config file with `agent:` or `agents:`')
+    .option(
+      '-c, --config <file>',
+      'YAML (or JSON) config file with `agent:` or `agents:`, or @examples/NAME (a bundled example)',
+    )
     .addOption(
       new Option('--backend <type>', 'backend type for a one-agent run without a config file').choices(
         backendTypes(),
@@ -79,6 +92,16 @@ export function buildProgram(): Command {
     .option('--validate <file>', 'check a config file without running it')
     .option('--list-backends', 'list every backend type with its key variable and whether it is set', false)
     .option('--json', 'with --validate or --list-backends: print JSON', false)
+    .option(
+      '--setup',
+      'choose providers, API keys and a team preset; writes ~/.config/massgen/config.yaml and .env',
+      false,
+    )
+    .option('--list-examples', 'list the bundled example configs', false)
+    .option(
+      '--example <name>',
+      'print a bundled example config, e.g. --example basic/three_agents > team.yaml',
+    )
     .addHelpText('after', examples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
