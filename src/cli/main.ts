@@ -26,18 +26,14 @@ import {
   type PreparedRun,
 } from '../app/index.js';
 import { CancelledError, ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
-import type { RunEvent } from '../types/events.js';
-import {
-  createAutomationDisplay,
-  printAutomationFooter,
-  printAutomationHeader,
-} from './automation-display.js';
-import { createPlainDisplay, type Write } from './plain-display.js';
+import { printAutomationFooter } from './automation-display.js';
+import type { Write } from './plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
 import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
 import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
+import { createRunView, type RunView, type RunViewIo } from './run-view.js';
 
 export interface CliIo {
   stdout: Write;
@@ -58,6 +54,9 @@ export interface CliIo {
   stdoutIsTTY?: boolean;
   /** The home folder, for ~/.config/massgen; defaults to os.homedir(). */
   home?: string;
+  /** The real terminal streams, for the live view. */
+  terminal?: RunViewIo['terminal'];
+  requestInterrupt?: () => void;
 }
 
 class UsageError extends MassGenError {
@@ -250,29 +249,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   activeRun = prepared;
 
-  const views: ((event: RunEvent) => void)[] = [];
-  if (options.automation) {
-    printAutomationHeader(io.stdout, prepared);
-    views.push(createAutomationDisplay(io.stdout));
-  } else if (prepared.config.ui.display_type === 'silent' && options.display) {
-    // `silent`: only the final answer on stdout (problems still reach stderr). --no-display overrides it.
-    views.push((event) => {
-      if (event.type === 'presentation.finished') io.stdout(`${event.content}\n`);
-    });
-  } else {
-    // The live terminal UI arrives in a later release; plain text is the display for now.
-    views.push(createPlainDisplay(io.stdout, { showReasoning: options.debug }));
-  }
-  if (options.debug) {
-    views.push((event) => {
-      if (event.type !== 'agent.text.delta') io.stderr(`[event] ${JSON.stringify(event)}\n`);
-    });
-  }
-
+  const view = createRunView(io, options, prepared);
+  liveView = view;
   try {
-    for await (const event of prepared.stream()) for (const view of views) view(event);
+    for await (const event of prepared.stream()) view.handle(event);
   } catch (error) {
     printError(io, error, options.debug);
+  } finally {
+    await view.finish();
+    liveView = null;
   }
   const result = await prepared.result;
   activeRun = null;
@@ -289,6 +274,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 /** The run in progress, so process-level handlers can flush its logs synchronously. */
 let activeRun: PreparedRun | null = null;
+/** The current run's view: while the live view owns the screen, signal messages stay off it. */
+let liveView: RunView | null = null;
 
 /** Entry point of the `massgen` binary: wires the real process to {@link runCli}. */
 export async function main(): Promise<void> {
@@ -297,9 +284,10 @@ export async function main(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
     if (interrupts === 1) {
-      process.stderr.write(
-        `\nmassgen: ${signal} received — cancelling and writing logs (press Ctrl-C again to quit at once)\n`,
-      );
+      if (!liveView?.live)
+        process.stderr.write(
+          `\nmassgen: ${signal} received — cancelling and writing logs (press Ctrl-C again to quit at once)\n`,
+        );
       controller.abort(new CancelledError(`interrupted by ${signal}`));
     } else {
       activeRun?.flushLogsSync();
@@ -330,6 +318,9 @@ export async function main(): Promise<void> {
     stdin: process.stdin,
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
+    terminal: { stdout: process.stdout, stdin: process.stdin },
+    // The live view reads keys in raw mode, so its `q`/Ctrl-C arrives as a request, not a signal.
+    requestInterrupt: () => process.kill(process.pid, 'SIGINT'),
     ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
   });
   process.exitCode = code;

@@ -1,0 +1,22 @@
+import { Box, Text } from 'ink';
+import type { StyledLine } from '../lines.js';
+
+/** Renders styled lines, one terminal row each (long lines are cut, never wrapped). */
+export function StyledLines({ lines }: { lines: readonly StyledLine[] }) {
+  return (
+    <Box flexDirection="column">
+      {lines.map((l, i) => (
+        <Text
+          key={i}
+          wrap="truncate-end"
+          {...(l.color ? { color: l.color } : {})}
+          dimColor={l.dim === true}
+          bold={l.bold === true}
+          italic={l.italic === true}
+        >
+          {l.text === '' ? ' ' : l.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}

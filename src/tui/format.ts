@@ -1,0 +1,143 @@
+import type { RunState } from '../types/run-state.js';
+import type { TokenUsage } from '../types/usage.js';
+import { oneLine, truncate } from '../util/text.js';
+
+/**
+ * Small pure formatting helpers of the live view: numbers, durations, and text cut to a terminal width.
+ * Widths are counted in UTF-16 code units; every rendered line is also `truncate-end`ed by Ink, so an
+ * occasional wide character cannot push a panel out of shape.
+ */
+
+/** Dollars for display: more digits for small amounts, so a cheap run does not read as $0.00. */
+export function formatUsd(usd: number): string {
+  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
+
+/** Token counts, compact: `950`, `1.2k`, `34k`, `1.5M`. */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 10_000) return `${(n / 1000).toFixed(1)}k`;
+  if (n < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** Input plus output tokens (output includes reasoning, as the AI SDK counts them). */
+export const tokensOf = (usage: TokenUsage): number => usage.inputTokens + usage.outputTokens;
+
+/** Elapsed time: `4.2s`, `1m 05s`, `1h 02m`. */
+export function formatElapsed(ms: number): string {
+  const totalSeconds = Math.max(0, ms) / 1000;
+  if (totalSeconds < 60) return `${totalSeconds.toFixed(1)}s`;
+  const seconds = Math.floor(totalSeconds);
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** Seconds with one decimal, for durations of tool calls and retries. */
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+/** The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price, `cost unknown` when none has. */
+export function formatCost(run: RunState, agentIds?: readonly string[]): string {
+  const agents = agentIds ? run.agents.filter((a) => agentIds.includes(a.agentId)) : run.agents;
+  if (agents.length === 0 || agents.every((a) => !a.priced)) return 'cost unknown';
+  const usd = agents.reduce((sum, a) => sum + a.costUsd, 0);
+  return `${formatUsd(usd)}${agents.some((a) => !a.priced) ? '+' : ''}`;
+}
+
+/** Tool arguments as one short line. */
+export function formatArguments(args: unknown, max = 80): string {
+  let json: string | undefined;
+  try {
+    json = typeof args === 'string' ? args : JSON.stringify(args);
+  } catch {
+    json = String(args);
+  }
+  return truncate(oneLine(json ?? ''), max);
+}
+
+/** Removes terminal control characters (escape sequences, carriage returns) from model output. */
+export function sanitize(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001B\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
+}
+
+/** Wraps one paragraph (no newlines) at word boundaries; words longer than `width` are split. */
+function wrapParagraph(paragraph: string, width: number): string[] {
+  const text = paragraph.replace(/\t/g, '  ').trimEnd();
+  if (text.length <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/(\s+)/)) {
+    if (word === '') continue;
+    if (/^\s+$/.test(word)) {
+      if (line !== '' && line.length + word.length <= width) line += word;
+      else if (line !== '') {
+        lines.push(line);
+        line = '';
+      }
+      continue;
+    }
+    if (line.length + word.length <= width) {
+      line += word;
+      continue;
+    }
+    if (line.trim() !== '') lines.push(line.trimEnd());
+    line = '';
+    let rest = word;
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    line = rest;
+  }
+  if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
+  return lines;
+}
+
+/** Wraps text to `width` columns. */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, Math.floor(width));
+  return sanitize(text)
+    .split('\n')
+    .flatMap((p) => wrapParagraph(p, w));
+}
+
+/**
+ * The last `max` lines of `text` wrapped to `width`, computed from the end so a long stream costs only
+ * what shows. Trailing blank lines are dropped.
+ */
+export function tailLines(text: string, width: number, max: number): string[] {
+  if (max <= 0) return [];
+  const w = Math.max(1, Math.floor(width));
+  const source = text.trimEnd();
+  const out: string[] = [];
+  let end = source.length;
+  while (end > 0 && out.length < max) {
+    const start = source.lastIndexOf('\n', end - 1) + 1;
+    let paragraph = source.slice(start, end);
+    // A huge paragraph: only its end can show.
+    const keep = (max + 1) * w * 2;
+    if (paragraph.length > keep) paragraph = paragraph.slice(paragraph.length - keep);
+    out.unshift(...wrapParagraph(sanitize(paragraph), w));
+    end = start - 1;
+  }
+  return out.slice(Math.max(0, out.length - max));
+}
+
+/** The first `max` lines of `text` wrapped to `width`, and how many lines were left out. */
+export function headLines(text: string, width: number, max: number): { lines: string[]; hidden: number } {
+  const all = wrapText(text.trim(), width);
+  if (all.length <= max) return { lines: all, hidden: 0 };
+  return { lines: all.slice(0, Math.max(0, max)), hidden: all.length - Math.max(0, max) };
+}
+
+/** A preformatted line (padding kept) cut to `width`. */
+export function cutLine(text: string, width: number): string {
+  return truncate(sanitize(text.replace(/\n/g, ' ')), Math.max(1, width));
+}
+
+/** One line: whitespace collapsed, cut to `width`. */
+export function fitLine(text: string, width: number): string {
+  return truncate(oneLine(sanitize(text)), Math.max(1, width));
+}

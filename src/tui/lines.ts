@@ -1,0 +1,371 @@
+import type { AgentState, RunState } from '../types/run-state.js';
+import { currentTallies } from '../types/run-state.js';
+import {
+  cutLine,
+  fitLine,
+  formatArguments,
+  formatElapsed,
+  headLines,
+  seconds,
+  tailLines,
+  wrapText,
+} from './format.js';
+import type { AgentView, TimelineKind, TranscriptEntry, UiState, ViewState } from './view-state.js';
+
+/**
+ * The content of the live view as styled lines, computed purely from the view state and a width.
+ * Components render them one `<Text>` each, which keeps heights exact (every line is one row) and lets
+ * the scrolling screens window them.
+ */
+export interface StyledLine {
+  text: string;
+  color?: string;
+  dim?: boolean;
+  bold?: boolean;
+  italic?: boolean;
+}
+
+/** Screen chrome around the body: the header's two lines and the footer's one. */
+export const HEADER_LINES = 2;
+export const FOOTER_LINES = 1;
+/** Rows used when the terminal does not say (ink-testing-library, pipes). */
+export const DEFAULT_ROWS = 24;
+export const DEFAULT_COLUMNS = 80;
+
+/**
+ * Lines available between header and footer. One row is kept free: Ink redraws a frame as tall as
+ * the terminal by clearing the whole screen (and scrollback), so the live frame stays shorter.
+ */
+export const bodyHeight = (rows: number): number => Math.max(3, rows - 1 - HEADER_LINES - FOOTER_LINES);
+
+/** Colours that tell agents apart, in run order. */
+const AGENT_COLORS = ['cyan', 'magenta', 'yellow', 'green', 'blue', 'red'] as const;
+export const agentColor = (index: number): string => AGENT_COLORS[index % AGENT_COLORS.length] ?? 'white';
+
+const line = (text: string, style: Omit<StyledLine, 'text'> = {}): StyledLine => ({ text, ...style });
+const lines = (texts: string[], style: Omit<StyledLine, 'text'> = {}): StyledLine[] =>
+  texts.map((t) => line(t, style));
+const indent = (texts: string[], prefix = '  '): string[] => texts.map((t) => prefix + t);
+
+// --- agent panels -----------------------------------------------------------------------------------
+
+/** The body of an agent panel: the tail of what it streams, or a word on where it stands. */
+export function panelBody(
+  agent: AgentState,
+  view: AgentView,
+  latestAnswer: string | null,
+  width: number,
+  max: number,
+): StyledLine[] {
+  if (max <= 0) return [];
+  if (agent.status === 'dropped') {
+    return lines(
+      wrapText(`✖ dropped: ${agent.droppedReason ?? 'failure budget spent'}`, width).slice(0, max),
+      {
+        color: 'red',
+      },
+    );
+  }
+  if (agent.status === 'failed') {
+    const message = agent.lastError?.message ?? 'unknown error';
+    return lines(wrapText(`✖ turn failed: ${message}`, width).slice(0, max), { color: 'red' });
+  }
+  if (view.text.trim() !== '') return lines(tailLines(view.text, width, max));
+  if (view.reasoning.trim() !== '')
+    return lines(tailLines(view.reasoning, width, max), { dim: true, italic: true });
+  if ((agent.status === 'answered' || agent.status === 'done') && latestAnswer !== null) {
+    const head = headLines(latestAnswer, width, max - 1);
+    return [
+      line(fitLine(`✔ answer ${agent.latestLabel ?? ''}`, width), { color: 'green' }),
+      ...lines(head.lines, { dim: true }),
+    ].slice(0, max);
+  }
+  if (agent.status === 'voted' && agent.vote) {
+    return lines(wrapText(`→ ${agent.vote.targetLabel}: ${agent.vote.reason}`, width).slice(0, max), {
+      dim: true,
+    });
+  }
+  if (agent.status === 'waiting') return [line('waiting…', { dim: true })];
+  return [];
+}
+
+/** The panel's bottom line: a retry being waited for, or the latest tool call. */
+export function panelStatusLine(view: AgentView, width: number): StyledLine | null {
+  if (view.retry) {
+    const { attempt, delayMs, message } = view.retry;
+    return line(fitLine(`… retry ${attempt} in ${seconds(delayMs)}: ${message}`, width), { color: 'yellow' });
+  }
+  const tool = view.tool;
+  if (!tool) return null;
+  const name = `⚙ ${tool.toolName}${tool.providerExecuted ? ' [provider]' : ''}`;
+  switch (tool.state) {
+    case 'running':
+      return line(fitLine(`${name} ${formatArguments(tool.args, width)} …`, width), { color: 'yellow' });
+    case 'ok':
+      return line(fitLine(`${name} ✓ ${seconds(tool.durationMs ?? 0)}`, width), { dim: true });
+    case 'error':
+      return line(fitLine(`${name} ✗ failed after ${seconds(tool.durationMs ?? 0)}`, width), {
+        color: 'red',
+      });
+  }
+}
+
+// --- transcript -------------------------------------------------------------------------------------
+
+function entryLines(entry: TranscriptEntry, width: number, first: boolean): StyledLine[] {
+  const w = Math.max(10, width);
+  switch (entry.kind) {
+    case 'turn':
+      return [
+        ...(first ? [] : [line('')]),
+        line(
+          fitLine(
+            `── turn ${entry.turn}` +
+              (entry.visibleAnswers.length > 0
+                ? ` · sees ${entry.visibleAnswers.join(', ')}`
+                : ' · no answers yet') +
+              ' ──',
+            w,
+          ),
+          { color: 'cyan', bold: true },
+        ),
+      ];
+    case 'text':
+      if (entry.text.trim() === '') return [];
+      return entry.textKind === 'reasoning'
+        ? lines(wrapText(entry.text.trim(), w), { dim: true, italic: true })
+        : lines(wrapText(entry.text.trim(), w));
+    case 'tool': {
+      const head = line(
+        fitLine(
+          `⚙ ${entry.toolName}${entry.providerExecuted ? ' [provider]' : ''} ${formatArguments(entry.args, w)}`,
+          w,
+        ),
+        { color: 'yellow' },
+      );
+      if (entry.result === null) return [head, line('  … running', { dim: true })];
+      const status = entry.isError ? '✗ error' : '✓';
+      const result = wrapText(`${status} ${seconds(entry.durationMs ?? 0)}: ${entry.result}`, w - 2).slice(
+        0,
+        3,
+      );
+      return [head, ...lines(indent(result), entry.isError ? { color: 'red' } : { dim: true })];
+    }
+    case 'retry':
+      return lines(
+        wrapText(
+          `… retry ${entry.attempt} in ${seconds(entry.delayMs)} (partial output discarded): ${entry.message}`,
+          w,
+        ),
+        { color: 'yellow' },
+      );
+    case 'rejected':
+      return lines(
+        wrapText(
+          `⚠ ${entry.toolName ?? 'no workflow call'} refused (${entry.retriesLeft} retries left): ${entry.reason}`,
+          w,
+        ),
+        { color: 'yellow' },
+      );
+    case 'answer':
+      return [
+        line(fitLine(`✔ new answer ${entry.label}`, w), { color: 'green', bold: true }),
+        ...lines(indent(wrapText(entry.content.trim(), w - 2)), { color: 'green' }),
+      ];
+    case 'vote':
+      return entry.counted
+        ? lines(wrapText(`✔ vote → ${entry.targetLabel} (${entry.targetAgentId}): ${entry.reason}`, w), {
+            color: 'magenta',
+          })
+        : lines(
+            wrapText(
+              `↻ vote → ${entry.targetLabel} (${entry.targetAgentId}) not counted — the answers changed: ${entry.reason}`,
+              w,
+            ),
+            { dim: true },
+          );
+    case 'votes-reset':
+      return [line(fitLine(`↻ vote cleared: ${entry.causedBy} is new`, w), { dim: true })];
+    case 'update':
+      return [
+        line(fitLine(`↻ update received: ${entry.labels.join(', ') || '(none)'}`, w), { color: 'blue' }),
+      ];
+    case 'restart':
+      return [line(fitLine(`↻ restarted: ${entry.reason}`, w), { color: 'yellow' })];
+    case 'turn-ended':
+      return entry.outcome === 'failed'
+        ? lines(wrapText(`✖ turn ${entry.turn} failed: ${entry.error?.message ?? 'unknown error'}`, w), {
+            color: 'red',
+          })
+        : [line(`turn ${entry.turn} aborted`, { dim: true })];
+    case 'dropped':
+      return lines(wrapText(`✖ dropped: ${entry.reason}`, w), { color: 'red', bold: true });
+    case 'presentation':
+      return [
+        line(''),
+        line(fitLine(`── presenting the final answer (${entry.mode}) ──`, w), { color: 'cyan', bold: true }),
+      ];
+    case 'final':
+      return [
+        line(
+          fitLine(
+            `★ final answer ${entry.label}` +
+              (entry.fallback ? ` — stored answer used${entry.error ? `: ${entry.error.message}` : ''}` : ''),
+            w,
+          ),
+          { color: 'green', bold: true },
+        ),
+      ];
+  }
+}
+
+/** Everything one agent did, in order: turns, text, tool calls, answers, votes, updates. */
+export function transcriptLines(view: AgentView | undefined, width: number): StyledLine[] {
+  if (!view || view.transcript.length === 0) return [line('Nothing yet.', { dim: true })];
+  return view.transcript.flatMap((entry, i) => entryLines(entry, width, i === 0));
+}
+
+// --- timeline ---------------------------------------------------------------------------------------
+
+const TIMELINE_STYLE: Record<TimelineKind, Omit<StyledLine, 'text'>> = {
+  run: { bold: true },
+  turn: { dim: true },
+  retry: { color: 'yellow' },
+  rejected: { color: 'yellow' },
+  answer: { color: 'green', bold: true },
+  vote: { color: 'magenta' },
+  'stale-vote': { dim: true },
+  'votes-reset': { color: 'yellow' },
+  update: { color: 'blue' },
+  restart: { color: 'yellow' },
+  failed: { color: 'red' },
+  aborted: { dim: true },
+  dropped: { color: 'red', bold: true },
+  coordination: { bold: true },
+  presentation: { color: 'cyan' },
+  final: { color: 'green', bold: true },
+  finished: { bold: true },
+};
+
+/** The coordination table: one row per significant event — time since the start, agent, what happened. */
+export function timelineLines(state: ViewState, width: number): StyledLine[] {
+  const start = state.run.startedAt ?? state.timeline[0]?.ts ?? 0;
+  const ids = state.run.agents.map((a) => a.agentId);
+  const idWidth = Math.min(16, Math.max(5, ...ids.map((id) => id.length)));
+  const timeWidth = 7;
+  const textWidth = Math.max(10, width - timeWidth - idWidth - 4);
+  const out: StyledLine[] = [];
+  for (const entry of state.timeline) {
+    const time = formatElapsed(entry.ts - start).padStart(timeWidth);
+    const who = (entry.agentId ?? '—').slice(0, idWidth).padEnd(idWidth);
+    const wrapped = wrapText(entry.text, textWidth);
+    wrapped.forEach((text, i) => {
+      const prefix = i === 0 ? `${time}  ${who}  ` : ' '.repeat(timeWidth + idWidth + 4);
+      out.push(line(prefix + text, TIMELINE_STYLE[entry.kind]));
+    });
+  }
+  if (state.timeline.length === 0) out.push(line('No events yet.', { dim: true }));
+  return out;
+}
+
+// --- votes ------------------------------------------------------------------------------------------
+
+/** Counted votes per agent id: live during coordination, the final tallies after it. */
+export function tallies(run: RunState): Record<string, number> {
+  return run.coordinationEnd !== null ? run.tallies : currentTallies(run);
+}
+
+/** `claude 2 · gpt 1`, most votes first, or null when nobody has a vote. */
+export function tallyText(run: RunState): string | null {
+  const entries = Object.entries(tallies(run)).filter(([, n]) => n > 0);
+  if (entries.length === 0) return null;
+  return entries
+    .sort((a, b) => b[1] - a[1])
+    .map(([id, n]) => `${id} ${n}`)
+    .join(' · ');
+}
+
+/** Every vote cast: voter → target label, counted/stale/cleared, reason; then the tallies. */
+export function votesLines(state: ViewState, width: number): StyledLine[] {
+  const run = state.run;
+  const start = run.startedAt ?? 0;
+  const out: StyledLine[] = [];
+  const tally = tallyText(run);
+  out.push(
+    line(
+      fitLine(
+        `${run.coordinationEnd !== null ? 'Final tallies' : 'Current tallies'}: ${tally ?? 'no votes yet'}`,
+        width,
+      ),
+      {
+        bold: true,
+      },
+    ),
+  );
+  out.push(line(''));
+  if (run.votes.length === 0) {
+    out.push(line('No votes cast yet.', { dim: true }));
+    return out;
+  }
+  const idWidth = Math.min(16, Math.max(5, ...run.votes.map((v) => v.voterId.length)));
+  const labelWidth = Math.max(8, ...run.votes.map((v) => v.targetLabel.length));
+  // A counted vote still holds if it is the voter's latest counted vote and the voter still has a vote.
+  const lastCounted = new Map<string, number>();
+  run.votes.forEach((v, i) => {
+    if (v.counted) lastCounted.set(v.voterId, i);
+  });
+  run.votes.forEach((vote, i) => {
+    const voter = run.agents.find((a) => a.agentId === vote.voterId);
+    const holds = vote.counted && lastCounted.get(vote.voterId) === i && voter?.vote != null;
+    const status = !vote.counted ? 'stale' : holds ? 'counted' : 'cleared';
+    const style: Omit<StyledLine, 'text'> =
+      status === 'counted' ? { color: 'green' } : status === 'stale' ? { color: 'yellow' } : { dim: true };
+    const head =
+      `${formatElapsed(vote.ts - start).padStart(7)}  ${vote.voterId.slice(0, idWidth).padEnd(idWidth)} → ` +
+      `${vote.targetLabel.padEnd(labelWidth)} (${vote.targetAgentId})  ${status.padEnd(7)}`;
+    out.push(line(cutLine(head, width), style));
+    const reason = wrapText(vote.reason.trim() || '(no reason)', width - 11);
+    out.push(...lines(indent(reason, ' '.repeat(11)).slice(0, 3), { dim: true }));
+  });
+  return out;
+}
+
+// --- scrolling --------------------------------------------------------------------------------------
+
+/** The lines a scrolling screen shows for `ui`, or null on the panels screen. */
+export function screenLines(state: ViewState, ui: UiState, width: number): StyledLine[] | null {
+  switch (ui.mode) {
+    case 'agent': {
+      const agent = state.run.agents[ui.selectedAgent];
+      return transcriptLines(agent ? state.agents[agent.agentId] : undefined, width);
+    }
+    case 'table':
+      return timelineLines(state, width);
+    case 'votes':
+      return votesLines(state, width);
+    case 'panels':
+      return null;
+  }
+}
+
+/** Rows a scrolling screen has for its lines: the body less its title line. */
+export const screenHeight = (rows: number): number => Math.max(1, bodyHeight(rows) - 1);
+
+/** How far the current screen can scroll back. */
+export function scrollExtent(state: ViewState, ui: UiState, columns: number, rows: number): number {
+  const all = screenLines(state, ui, columns);
+  return all ? Math.max(0, all.length - screenHeight(rows)) : 0;
+}
+
+/** The window of `all` that shows `height` rows, `scroll` rows back from the end. */
+export function windowLines(
+  all: StyledLine[],
+  height: number,
+  scroll: number,
+): { lines: StyledLine[]; above: number; below: number } {
+  const maxScroll = Math.max(0, all.length - height);
+  const back = Math.min(Math.max(0, scroll), maxScroll);
+  const end = all.length - back;
+  const start = Math.max(0, end - height);
+  return { lines: all.slice(start, end), above: start, below: back };
+}

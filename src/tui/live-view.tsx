@@ -1,0 +1,89 @@
+import { render } from 'ink';
+import type { RunEvent } from '../types/events.js';
+import { LiveViewApp } from './components/live-view-app.js';
+import { renderFinalScreen } from './components/final-screen.js';
+import { DEFAULT_COLUMNS } from './lines.js';
+import { LiveViewStore } from './store.js';
+
+export interface LiveViewOptions {
+  stdout: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  /** Called once, the first time the user presses `q` or Ctrl-C. The caller cancels the run. */
+  onCancel: () => void;
+  /** Overrides the terminal's width. */
+  columns?: number;
+  /** Overrides the terminal's height. */
+  rows?: number;
+}
+
+export interface LiveViewHandle {
+  /** Feeds one run event (cheap: renders are batched to at most one per ~50 ms). */
+  handle(event: RunEvent): void;
+  /**
+   * Takes the live view down and prints the final screen (question, agents, the final answer in full,
+   * outcome, tokens and cost) to stdout, where it stays in the scrollback. Restores the terminal
+   * (raw mode off, cursor shown). Idempotent.
+   */
+  finish(): Promise<void>;
+}
+
+/**
+ * Whether the live view can run on `stdout`: a terminal that is not `TERM=dumb`. (Under CI Ink only
+ * writes the last frame, so CI counts as unsupported too.)
+ */
+export function isLiveViewSupported(
+  stdout: Pick<NodeJS.WriteStream, 'isTTY'>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
+  if (stdout.isTTY !== true) return false;
+  if (env.TERM === 'dumb') return false;
+  const ci = env.CI;
+  if (ci !== undefined && ci !== '0' && ci !== 'false') return false;
+  return true;
+}
+
+/**
+ * Starts the live multi-agent view (the default display on a terminal) and returns its handle.
+ * Ctrl-C and `q` are handled here (Ink's own Ctrl-C exit is off): both call `onCancel` once.
+ *
+ * @example
+ * ```ts
+ * const view = startLiveView({ stdout: process.stdout, stdin: process.stdin, onCancel: () => controller.abort() });
+ * for await (const event of prepared.stream()) view.handle(event);
+ * await view.finish();
+ * ```
+ */
+export function startLiveView(options: LiveViewOptions): LiveViewHandle {
+  const store = new LiveViewStore({ onCancel: options.onCancel });
+  const instance = render(
+    <LiveViewApp
+      store={store}
+      {...(options.columns === undefined ? {} : { columns: options.columns })}
+      {...(options.rows === undefined ? {} : { rows: options.rows })}
+    />,
+    { stdout: options.stdout, stdin: options.stdin, exitOnCtrlC: false, maxFps: 20 },
+  );
+  // Registered now: the promise only resolves if it exists before the unmount.
+  const exited = instance.waitUntilExit().catch(() => undefined);
+  store.startClock();
+  let finishing: Promise<void> | null = null;
+
+  const finish = async (): Promise<void> => {
+    const { view } = store.current();
+    // An empty last frame erases the live view (React commits it asynchronously); the final screen
+    // then replaces it.
+    store.close();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    instance.unmount();
+    await exited;
+    const columns = options.columns ?? options.stdout.columns ?? DEFAULT_COLUMNS;
+    const stdout = options.stdout;
+    if (stdout.destroyed || stdout.writableEnded) return;
+    stdout.write(`${renderFinalScreen(view, columns)}\n`);
+  };
+
+  return {
+    handle: (event) => store.handle(event),
+    finish: () => (finishing ??= finish()),
+  };
+}

@@ -1,0 +1,136 @@
+import type { RunEvent } from '../types/events.js';
+import {
+  initialUiState,
+  initialViewState,
+  reduceUi,
+  reduceView,
+  type UiContext,
+  type UiKey,
+  type UiState,
+  type ViewState,
+} from './view-state.js';
+
+/** What the live view renders: the reduced events, the UI state, and the time of the snapshot. */
+export interface LiveViewSnapshot {
+  view: ViewState;
+  ui: UiState;
+  now: number;
+  /** The live view is being taken down: render nothing. */
+  closed: boolean;
+}
+
+export interface LiveViewStoreOptions {
+  /** Called once, the first time `q` or Ctrl-C is pressed. */
+  onCancel?: () => void;
+  /** Rendered snapshots are at most this often (events in between are batched). Default 50 ms. */
+  flushMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+type Listener = () => void;
+
+/**
+ * Holds the live view's state between the event stream and React. Events are reduced as they arrive
+ * (cheap), but subscribers hear of them at most every `flushMs`, so thousands of text deltas cost a
+ * few renders. Key presses publish at once. Shaped for `useSyncExternalStore`.
+ */
+export class LiveViewStore {
+  private view: ViewState = initialViewState();
+  private ui: UiState = initialUiState();
+  private snapshot: LiveViewSnapshot;
+  private readonly listeners = new Set<Listener>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private clock: ReturnType<typeof setInterval> | null = null;
+  private dirty = false;
+  private closed = false;
+  private cancelled = false;
+  private readonly flushMs: number;
+  private readonly now: () => number;
+  private readonly onCancel: (() => void) | undefined;
+
+  constructor(options: LiveViewStoreOptions = {}) {
+    this.flushMs = options.flushMs ?? 50;
+    this.now = options.now ?? Date.now;
+    this.onCancel = options.onCancel;
+    this.snapshot = { view: this.view, ui: this.ui, now: this.now(), closed: false };
+  }
+
+  readonly subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly getSnapshot = (): LiveViewSnapshot => this.snapshot;
+
+  /** Reduces one event; the render follows within `flushMs`. */
+  handle(event: RunEvent): void {
+    if (this.closed) return;
+    this.view = reduceView(this.view, event);
+    this.dirty = true;
+    if (this.timer === null) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.flush();
+      }, this.flushMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Applies a key press and publishes at once. Calls `onCancel` the first time cancel is asked for. */
+  key(key: UiKey, context: Omit<UiContext, 'agentCount'> = {}): void {
+    if (this.closed) return;
+    const ui = reduceUi(this.ui, key, { agentCount: this.view.run.agents.length, ...context });
+    if (ui === this.ui) return;
+    this.ui = ui;
+    this.dirty = true;
+    this.flush();
+    if (ui.cancelRequested && !this.cancelled) {
+      this.cancelled = true;
+      this.onCancel?.();
+    }
+  }
+
+  /** Publishes what has been reduced so far. */
+  flush(): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.publish();
+  }
+
+  /** Re-renders every `intervalMs` while the run is going, so the elapsed time ticks. */
+  startClock(intervalMs = 1000): void {
+    if (this.clock !== null) return;
+    this.clock = setInterval(() => {
+      if (this.view.run.phase === 'finished') return;
+      this.flush();
+      this.publish();
+    }, intervalMs);
+    this.clock.unref?.();
+  }
+
+  /** Stops the timers and publishes a last, empty (`closed`) snapshot. Later events are ignored. */
+  close(): void {
+    this.flush();
+    if (this.clock !== null) clearInterval(this.clock);
+    this.clock = null;
+    this.closed = true;
+    this.publish();
+  }
+
+  /** The state as reduced so far, published or not. */
+  current(): { view: ViewState; ui: UiState } {
+    return { view: this.view, ui: this.ui };
+  }
+
+  private publish(): void {
+    this.snapshot = { view: this.view, ui: this.ui, now: this.now(), closed: this.closed };
+    for (const listener of [...this.listeners]) listener();
+  }
+}
