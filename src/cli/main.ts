@@ -33,6 +33,7 @@ import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
 import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
+import { listSessionsCommand, runSessionCommand } from './interactive/index.js';
 import { createRunView, type RunView, type RunViewIo } from './run-view.js';
 
 export interface CliIo {
@@ -57,6 +58,8 @@ export interface CliIo {
   /** The real terminal streams, for the live view. */
   terminal?: RunViewIo['terminal'];
   requestInterrupt?: () => void;
+  /** While subscribed, every SIGINT/SIGTERM goes to the listener (interactive mode) instead of ending the run. */
+  onInterrupt?: (listener: () => void) => () => void;
 }
 
 class UsageError extends MassGenError {
@@ -219,6 +222,61 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   }
 
+  if (options.listSessions) return listSessionsCommand(io, { json: options.json });
+
+  // Interactive mode: agents but no question (or a session to continue, with or without a question).
+  const resuming = options.continue || options.sessionId !== undefined;
+  const flagged = Boolean(options.config || options.model || options.backend || options.localModel);
+  const discovered = flagged ? null : discoverConfig({ cwd: io.cwd, env: io.env, home });
+  const noQuestion = !options.question?.trim();
+  if (resuming || (noQuestion && !options.automation && io.stdin && (flagged || discovered))) {
+    if (!io.stdin) {
+      io.stderr('massgen: error: interactive mode needs stdin\n');
+      return ExitCode.config;
+    }
+    const env = userEnv();
+    let config: MassGenConfig | string | undefined;
+    try {
+      // Resuming with no config flags: the session's own config file (else a discovered one).
+      config = flagged ? configFrom(options, io, env) : discovered?.path;
+    } catch (error) {
+      printError(io, error, options.debug);
+      return exitCodeForError(error);
+    }
+    return runSessionCommand({
+      io: {
+        stdout: io.stdout,
+        stderr: io.stderr,
+        stdin: io.stdin,
+        cwd: io.cwd,
+        env,
+        isTTY: io.stdinIsTTY === true && io.stdoutIsTTY === true,
+        ...(io.columns ? { columns: io.columns } : {}),
+        ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}),
+      },
+      ...(config === undefined ? {} : { config }),
+      ...(options.config
+        ? {}
+        : options.localModel
+          ? { configSource: `--local-model ${options.localModel}` }
+          : options.model
+            ? { configSource: `--model ${options.model}` }
+            : {}),
+      ...(noQuestion ? {} : { question: options.question }),
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      continueLatest: options.continue,
+      // Each turn gets the same view as a one-question run; its q/Ctrl-C cancels just that turn.
+      createView: (_turnIo, turn, run) =>
+        createRunView({ ...io, env, requestInterrupt: turn.interrupt }, options, run),
+      debug: options.debug,
+      onActiveRun: (run) => (activeRun = run),
+      ...(options.logs ? {} : { logging: false }),
+      ...(options.orchestratorTimeout === undefined
+        ? {}
+        : { orchestratorTimeoutSeconds: options.orchestratorTimeout }),
+    });
+  }
+
   let prepared: PreparedRun;
   const progressBar = createProgressBar(io.stderr, {
     isTTY: io.stderrIsTTY ?? false,
@@ -281,7 +339,13 @@ let liveView: RunView | null = null;
 export async function main(): Promise<void> {
   const controller = new AbortController();
   let interrupts = 0;
+  const interruptListeners = new Set<() => void>();
   const onSignal = (signal: NodeJS.Signals) => {
+    if (interruptListeners.size > 0) {
+      // Interactive mode: Ctrl-C cancels the turn in progress, or quits at the prompt.
+      for (const listener of [...interruptListeners]) listener();
+      return;
+    }
     interrupts++;
     if (interrupts === 1) {
       if (!liveView?.live)
@@ -321,7 +385,13 @@ export async function main(): Promise<void> {
     terminal: { stdout: process.stdout, stdin: process.stdin },
     // The live view reads keys in raw mode, so its `q`/Ctrl-C arrives as a request, not a signal.
     requestInterrupt: () => process.kill(process.pid, 'SIGINT'),
+    onInterrupt: (listener) => {
+      interruptListeners.add(listener);
+      return () => interruptListeners.delete(listener);
+    },
     ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
   });
   process.exitCode = code;
+  // After a second Ctrl-C in interactive mode a cancelled turn may still be winding down: do not wait.
+  if (code === ExitCode.interrupted) process.exit(code);
 }

@@ -19,6 +19,9 @@ export interface CliOptions {
   validate?: string;
   listBackends: boolean;
   json: boolean;
+  listSessions: boolean;
+  continue: boolean;
+  sessionId?: string;
   setup: boolean;
   listExamples: boolean;
   example?: string;
@@ -91,7 +94,10 @@ export function buildProgram(): Command {
     .option('--orchestrator-timeout <seconds>', 'stop coordination after this many seconds', positiveSeconds)
     .option('--validate <file>', 'check a config file without running it')
     .option('--list-backends', 'list every backend type with its key variable and whether it is set', false)
-    .option('--json', 'with --validate or --list-backends: print JSON', false)
+    .option('--json', 'with --validate, --list-backends or --list-sessions: print JSON', false)
+    .option('--list-sessions', 'list the sessions saved in .massgen/sessions, newest first', false)
+    .option('--continue', 'continue the latest session (with a question: run it as its next turn)', false)
+    .option('--session-id <id>', 'continue this session (with a question: run it as its next turn)')
     .option(
       '--setup',
       'choose providers, API keys and a team preset; writes ~/.config/massgen/config.yaml and .env',

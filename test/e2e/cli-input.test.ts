@@ -120,8 +120,8 @@ describe('bad input: exit 1 with one clear line', () => {
     expect(lines[0]).toContain('agents[0] (a)');
   });
 
-  it('no question', async () => {
-    const { result, cwd } = await runWithConfig(`agents:\n${goodAgent('a')}\n`, []);
+  it('no question with --automation (without --automation, a config and no question opens interactive mode)', async () => {
+    const { result, cwd } = await runWithConfig(`agents:\n${goodAgent('a')}\n`, ['--automation']);
     expectUsageError(result, cwd, /^massgen: error: no question given$/);
   });
 

@@ -1,0 +1,133 @@
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type {
+  SessionListing,
+  SessionProblem,
+  SessionRunner,
+  SessionStatus,
+  SessionTurnSummary,
+} from '../../app/sessions.js';
+import { oneLine, truncate } from '../../util/text.js';
+import { formatUsd } from '../plain-display.js';
+
+/** Every interactive command, for `/help`. */
+export const HELP_TEXT = `Commands:
+  /help              show this help
+  /status            agents (backend/model), turn count, tokens and cost so far
+  /history           earlier turns: question → winner, answer preview
+  /clear             start a new session (new id, no history) with the same agents
+  /config            the config in use (secrets masked)
+  /quit, /exit, /q   leave (Ctrl-D too)
+Anything else is a question for the agents; they see the earlier questions and final answers of this
+session. Ctrl-C cancels a running turn; Ctrl-C at the prompt quits.
+`;
+
+/** A path relative to `cwd` when it is inside it (shorter to read), else absolute. */
+export function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The banner printed when interactive mode starts. */
+export function formatBanner(runner: SessionRunner): string {
+  const agents = runner.agents.map((a) => `${a.id} (${a.backend}/${a.model})`).join(', ');
+  const earlier = runner.turns.length;
+  const session =
+    runner.session === null
+      ? `${runner.sessionId} (new)`
+      : `${runner.sessionId} (resumed, ${plural(earlier, 'earlier turn')})`;
+  return [
+    `MassGen interactive — ${plural(runner.agents.length, 'agent')}: ${agents}`,
+    `Session: ${session}`,
+    'Type a question, /help for commands, /quit or Ctrl-D to leave.',
+    '',
+  ].join('\n');
+}
+
+/** One line per turn: question → winner: answer preview. */
+export function formatHistory(turns: readonly SessionTurnSummary[]): string {
+  if (turns.length === 0) return 'No turns yet in this session.\n';
+  const lines = turns.map((turn) => {
+    const question = truncate(oneLine(turn.question), 80);
+    if (turn.answer === null) {
+      const why = turn.error ? `: ${truncate(oneLine(turn.error.message), 100)}` : '';
+      return `  ${turn.index}. ${question} → no answer (${turn.status}${why})`;
+    }
+    return `  ${turn.index}. ${question} → ${turn.winnerId ?? 'no winner'}: ${truncate(oneLine(turn.answer), 100)}`;
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** `/status`: agents with backend/model and their tokens and cost, turn count, totals. */
+export function formatStatus(status: SessionStatus, cwd: string): string {
+  const priced = status.pricedAgents === null ? null : new Set(status.pricedAgents);
+  const cost = (ids: readonly string[], usd: number): string =>
+    priced !== null && ids.every((id) => !priced.has(id)) ? 'cost unknown' : formatUsd(usd);
+  const idWidth = Math.max(...status.agents.map((a) => a.id.length), 5);
+  const lines = [
+    `Session: ${status.sessionId} (${status.sessionDir === null ? 'not saved yet: saved with its first turn' : displayPath(status.sessionDir, cwd)})`,
+    `Turns: ${status.turnCount}`,
+    'Agents:',
+  ];
+  for (const agent of status.agents) {
+    const u = status.usage[agent.id];
+    lines.push(
+      `  ${agent.id.padEnd(idWidth)}  ${agent.backend}/${agent.model} — ${u?.inputTokens ?? 0} in / ${u?.outputTokens ?? 0} out tokens, ${cost([agent.id], status.costUsd[agent.id] ?? 0)}`,
+    );
+  }
+  lines.push(
+    `Tokens: ${status.totalUsage.inputTokens} in / ${status.totalUsage.outputTokens} out`,
+    `Cost: ${cost(
+      status.agents.map((a) => a.id),
+      status.totalCostUsd,
+    )}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** `/config`: the validated config, secrets masked, as YAML. */
+export function formatConfig(runner: SessionRunner): string {
+  return `# ${runner.configSource} (secrets masked)\n${stringify(runner.maskedConfig(), { lineWidth: 0 })}`;
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** Local `YYYY-MM-DD HH:MM`. */
+export function formatLocalTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** `--list-sessions`: a table (id, updated, turns, first question), then the unreadable folders. */
+export function formatSessionTable(
+  sessions: readonly SessionListing[],
+  problems: readonly SessionProblem[],
+  root: string,
+): string {
+  const out: string[] = [];
+  if (sessions.length === 0) out.push(`No sessions in ${root}.`);
+  else {
+    const rows = sessions.map((s) => [
+      s.id,
+      formatLocalTime(s.updatedAt),
+      String(s.turnCount),
+      s.firstQuestion === null ? '(no questions yet)' : truncate(oneLine(s.firstQuestion), 70),
+    ]);
+    const header = ['ID', 'UPDATED', 'TURNS', 'FIRST QUESTION'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+    const line = (cells: readonly string[]) =>
+      cells
+        .map((cell, i) => (i === 2 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd();
+    out.push(line(header), ...rows.map(line));
+  }
+  if (problems.length > 0) {
+    out.push('', `Skipped ${plural(problems.length, 'unreadable session folder')}:`);
+    for (const p of problems) out.push(`  ${p.path}: ${p.message}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,139 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import {
+  latestSession,
+  listSessions,
+  loadSession,
+  sessionsRoot as defaultSessionsRoot,
+  type Session,
+} from '../../app/sessions.js';
+import { MassGenError } from '../../types/errors.js';
+import type { Write } from '../plain-display.js';
+import { displayPath, formatHistory, formatSessionTable } from './format.js';
+import { printError } from './print-error.js';
+import { openRunner, runInteractive, type InteractiveOptions } from './run-interactive.js';
+import { reportTurn, runViewedTurn, TurnGuard } from './turn.js';
+
+/** `--list-sessions [--json]`: the sessions of `<cwd>/.massgen/sessions`, newest first. Exit code 0. */
+export async function listSessionsCommand(
+  io: { stdout: Write; cwd: string },
+  options: { json?: boolean; sessionsRoot?: string } = {},
+): Promise<number> {
+  const root = path.resolve(io.cwd, options.sessionsRoot ?? defaultSessionsRoot(io.cwd));
+  const { sessions, problems } = await listSessions(root);
+  if (options.json) {
+    io.stdout(`${JSON.stringify({ root, sessions, problems }, null, 2)}\n`);
+  } else {
+    io.stdout(formatSessionTable(sessions, problems, displayPath(root, io.cwd)));
+  }
+  return 0;
+}
+
+/** Options of {@link runSessionCommand}. */
+export interface SessionCommandOptions extends Omit<InteractiveOptions, 'session' | 'config'> {
+  /** The config; when resuming without one, the session's own config file is used if it still exists. */
+  config?: InteractiveOptions['config'];
+  /** Run this one question as the next turn and exit (no prompt). */
+  question?: string;
+  /** `--session-id ID`: continue this session. */
+  sessionId?: string;
+  /** `--continue`: continue the most recently updated session. */
+  continueLatest?: boolean;
+}
+
+class UsageError extends MassGenError {
+  constructor(message: string, hint?: string) {
+    super('usage_error', message, hint ? { hint } : {});
+  }
+}
+
+async function findSession(options: SessionCommandOptions, root: string): Promise<Session | null> {
+  if (options.sessionId !== undefined && options.continueLatest) {
+    throw new UsageError('use either --session-id or --continue, not both');
+  }
+  if (options.sessionId !== undefined) return loadSession(root, options.sessionId);
+  if (!options.continueLatest) return null;
+  const latest = await latestSession(root);
+  if (latest === null) {
+    throw new UsageError(
+      `no session to continue in ${root}`,
+      'start one with massgen --config FILE (no question), then --continue resumes it',
+    );
+  }
+  return latest;
+}
+
+const isFile = (file: string): boolean => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+function configFor(options: SessionCommandOptions, session: Session | null): InteractiveOptions['config'] {
+  if (options.config !== undefined) return options.config;
+  if (session && path.isAbsolute(session.configSource) && isFile(session.configSource)) {
+    return session.configSource;
+  }
+  throw new UsageError(
+    session
+      ? `no config given, and the session's config (${session.configSource}) is not a file that exists`
+      : 'no config given',
+    'pass --config FILE',
+  );
+}
+
+/**
+ * `--session-id ID`, `--continue` and interactive mode in one entry point: loads the session to
+ * continue (if any), then either runs `question` as its next turn and exits with that turn's exit
+ * code, or starts the interactive prompt (which prints the earlier turns).
+ * An unknown session id, or nothing to continue, is a usage error (exit code 1).
+ */
+export async function runSessionCommand(options: SessionCommandOptions): Promise<number> {
+  const { io } = options;
+  const root = path.resolve(io.cwd, options.sessionsRoot ?? defaultSessionsRoot(io.cwd));
+  let session: Session | null;
+  let config: InteractiveOptions['config'];
+  try {
+    session = await findSession(options, root);
+    config = configFor(options, session);
+  } catch (error) {
+    printError(io.stderr, error, options.debug);
+    return 1;
+  }
+  const { question, sessionId: _id, continueLatest: _continue, ...rest } = options;
+  if (question === undefined || question.trim() === '') {
+    return runInteractive({ ...rest, config, session, sessionsRoot: root });
+  }
+
+  const runner = openRunner({ ...rest, config, session, sessionsRoot: root });
+  if (typeof runner === 'number') return runner;
+  if (session) {
+    io.stdout(`Continuing session ${session.id} (${session.turns.length} earlier turn(s)):\n`);
+    io.stdout(`${formatHistory(runner.turns)}\n`);
+  }
+  let quitWith: ((code: number) => void) | null = null;
+  const quitRequested = new Promise<number>((resolve) => (quitWith = resolve));
+  const guard = new TurnGuard(io, (code) => quitWith?.(code));
+  const unsubscribe = io.onInterrupt?.(guard.interrupt);
+  try {
+    const turn = guard.begin();
+    const running = runViewedTurn(
+      runner,
+      io,
+      question,
+      options.createView,
+      turn,
+      guard.interrupt,
+      options.onActiveRun,
+    );
+    const finished = await Promise.race([running, quitRequested.then((code) => ({ code }))]);
+    guard.end();
+    if ('code' in finished) return finished.code;
+    reportTurn(io, finished, options.debug);
+    return finished.result.exitCode;
+  } finally {
+    unsubscribe?.();
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Interactive mode in a real terminal: the BUILT CLI runs inside a detached tmux session (160x50)
+ * against the fake OpenAI-compatible server, which runs in this test process. Keys are typed with
+ * `tmux send-keys`; the screen is read with `tmux capture-pane -p`. Assertions stay tolerant of the
+ * live view's layout: agent ids, a vote line, the final answer text, the prompt.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CLI_BIN,
+  agentEntry,
+  convergingHandler,
+  finalAnswerOf,
+  makeWorkdir,
+  persona,
+  waitFor,
+  writeConfig,
+  useFakeServer,
+} from './cli-harness.js';
+import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
+
+const tmuxVersion = ((): string | null => {
+  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  return probe.status === 0 ? probe.stdout.trim() : null;
+})();
+
+const fake = useFakeServer();
+
+const IDS = ['alpha', 'beta'] as const;
+const Q1 = 'What is 6 times 7?';
+const Q2 = 'And what is 6 times 8?';
+const bodyText = (body: FakeChatRequestBody | null): string => JSON.stringify(body?.messages ?? []);
+
+/**
+ * A private tmux server whose socket lives in `dir` (removed with it), so the user's tmux sessions
+ * are never touched.
+ */
+function tmuxServer(dir: string) {
+  const socket = path.join(dir, 'tmux.sock');
+  const tmux = (...args: string[]): string => {
+    const run = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${run.stderr}`);
+    return run.stdout;
+  };
+  return {
+    /** Starts `command` in a detached 160x50 session named `name`. */
+    start(name: string, command: string) {
+      tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', command);
+    },
+    /** Types `text` literally, then Enter. */
+    typeLine(name: string, text: string) {
+      tmux('send-keys', '-t', name, '-l', text);
+      tmux('send-keys', '-t', name, 'Enter');
+    },
+    /** The whole pane: scrollback and screen, wrapped lines joined. */
+    screen(name: string): string {
+      try {
+        return tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
+      } catch {
+        return ''; // the session has ended
+      }
+    },
+    kill() {
+      spawnSync('tmux', ['-S', socket, 'kill-server']);
+    },
+  };
+}
+
+/**
+ * A shell script that runs the CLI with a clean environment (the tmux server does not pass on this
+ * process's env) and records its exit code in `exit_code`.
+ */
+function writeWrapper(cwd: string): string {
+  const script = path.join(cwd, 'massgen.sh');
+  const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(
+    script,
+    [
+      '#!/bin/sh',
+      `cd ${q(cwd)}`,
+      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
+      `echo $? > ${q(path.join(cwd, 'exit_code'))}`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return script;
+}
+
+/** Whether the screen ends with an empty prompt (the turn, and its view, have finished). */
+const atPrompt = (screen: string): boolean =>
+  screen
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '')
+    .at(-1) === 'massgen>';
+
+describe('interactive mode in a real terminal', () => {
+  describe.skipIf(tmuxVersion === null)(
+    tmuxVersion === null ? 'skipped: tmux is not on PATH' : `in ${tmuxVersion}`,
+    () => {
+      it('two questions, live view, /quit; then --continue shows the 2 earlier turns', async () => {
+        fake.server.setHandler(convergingHandler);
+        const cwd = makeWorkdir();
+        writeConfig(cwd, {
+          agents: IDS.map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })),
+          timeout_settings: { agent_turn_timeout_seconds: 10, orchestrator_timeout_seconds: 20 },
+        });
+        const wrapper = writeWrapper(cwd);
+        const exitCode = () => {
+          const file = path.join(cwd, 'exit_code');
+          return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null;
+        };
+        const sessionsDir = path.join(cwd, '.massgen', 'sessions');
+        const sessionId = () => (fs.existsSync(sessionsDir) ? fs.readdirSync(sessionsDir)[0] : undefined);
+        const turnStored = (n: number) => {
+          const id = sessionId();
+          return id !== undefined && fs.existsSync(path.join(sessionsDir, id, `turn_${n}`, 'metadata.json'));
+        };
+        const tmux = tmuxServer(cwd);
+        try {
+          tmux.start('first', `${wrapper} --config config.yaml`);
+          await waitFor(() => tmux.screen('first').includes('massgen>'), 15_000, 'the first prompt');
+          expect(tmux.screen('first')).toMatch(/alpha/);
+          expect(tmux.screen('first')).toContain('/help');
+
+          tmux.typeLine('first', Q1);
+          await waitFor(() => turnStored(1), 20_000, 'the first turn to be stored');
+          await waitFor(() => atPrompt(tmux.screen('first')), 10_000, 'the prompt to return');
+          const afterFirst = tmux.screen('first');
+          for (const id of IDS) expect(afterFirst).toContain(id);
+          expect(afterFirst).toMatch(/vot/i);
+          expect(afterFirst).toContain(finalAnswerOf('alpha'));
+          expect(afterFirst).toMatch(/final answer/i);
+
+          tmux.typeLine('first', Q2);
+          await waitFor(() => turnStored(2), 20_000, 'the second turn to be stored');
+          await waitFor(() => atPrompt(tmux.screen('first')), 10_000, 'the prompt to return');
+
+          const second = fake.server.requests.filter((r) => bodyText(r.body).includes(Q2));
+          expect(second.length).toBeGreaterThan(0);
+          for (const request of second) {
+            expect(bodyText(request.body)).toContain(`User: ${Q1}`);
+            expect(bodyText(request.body)).toContain(`Final answer: ${finalAnswerOf('alpha')}`);
+          }
+
+          tmux.typeLine('first', '/quit');
+          await waitFor(() => exitCode() !== null, 10_000, 'massgen to exit');
+          expect(exitCode()).toBe('0');
+          const id = sessionId() ?? '';
+          expect(id).toMatch(/^session_\d{8}_\d{6}_[0-9a-f]{4}$/);
+          const files = fs.readdirSync(path.join(sessionsDir, id)).sort();
+          expect(files).toEqual(['session.json', 'summary.md', 'turn_1', 'turn_2']);
+          expect(fs.readFileSync(path.join(sessionsDir, id, 'turn_2', 'answer.txt'), 'utf8')).toBe(
+            finalAnswerOf('alpha'),
+          );
+
+          fs.rmSync(path.join(cwd, 'exit_code'));
+          tmux.start('resumed', `${wrapper} --config config.yaml --continue`);
+          await waitFor(() => tmux.screen('resumed').includes('massgen>'), 15_000, 'the resumed prompt');
+          const banner = tmux.screen('resumed');
+          expect(banner).toContain(id);
+          expect(banner).toContain('2 earlier turns');
+          expect(banner).toContain(Q1);
+          tmux.typeLine('resumed', '/quit');
+          await waitFor(() => exitCode() !== null, 10_000, 'massgen to exit');
+          expect(exitCode()).toBe('0');
+        } finally {
+          tmux.kill();
+        }
+      });
+    },
+  );
+});
