@@ -1,5 +1,7 @@
 import type { RunEvent } from '../types/events.js';
-import { oneLine, truncate } from '../util/text.js';
+import { formatUsd, oneLine, truncate } from '../util/text.js';
+
+export { formatUsd };
 
 export type Write = (text: string) => void;
 
@@ -137,11 +139,6 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
         return;
     }
   };
-}
-
-/** Dollars for display: more digits for small amounts, so a cheap run does not read as $0.00. */
-export function formatUsd(usd: number): string {
-  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
 
 type Finished = Extract<RunEvent, { type: 'run.finished' }>;

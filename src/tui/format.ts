@@ -1,6 +1,6 @@
 import type { RunState } from '../types/run-state.js';
 import type { TokenUsage } from '../types/usage.js';
-import { oneLine, truncate } from '../util/text.js';
+import { formatUsd, oneLine, truncate } from '../util/text.js';
 
 /**
  * Small pure formatting helpers of the live view: numbers, durations, and text cut to a terminal width.
@@ -8,10 +8,7 @@ import { oneLine, truncate } from '../util/text.js';
  * occasional wide character cannot push a panel out of shape.
  */
 
-/** Dollars for display: more digits for small amounts, so a cheap run does not read as $0.00. */
-export function formatUsd(usd: number): string {
-  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
-}
+export { formatUsd };
 
 /** Token counts, compact: `950`, `1.2k`, `34k`, `1.5M`. */
 export function formatTokens(n: number): string {

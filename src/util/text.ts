@@ -7,3 +7,8 @@ export function truncate(text: string, max: number): string {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** Dollars for display: more digits for small amounts, so a cheap run does not read as $0.00. */
+export function formatUsd(usd: number): string {
+  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
