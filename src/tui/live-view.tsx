@@ -33,7 +33,7 @@ export interface LiveViewHandle {
  */
 export function isLiveViewSupported(
   stdout: Pick<NodeJS.WriteStream, 'isTTY'>,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): boolean {
   if (stdout.isTTY !== true) return false;
   if (env.TERM === 'dumb') return false;
