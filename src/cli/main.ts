@@ -149,7 +149,8 @@ async function firstRun(options: CliOptions, io: CliIo, env: Env, home: string):
 
 /** Runs the CLI and returns the process exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv.length === 0) {
+  // Bare `massgen` opens a session when a project or user config exists (e.g. after --setup).
+  if (argv.length === 0 && !discoverConfig({ cwd: io.cwd, env: io.env, home: io.home ?? os.homedir() })) {
     io.stderr('massgen: error: no question and no agents given\n');
     io.stderr(
       'hint: massgen --config FILE "your question" — or run `massgen --help` for every option and examples\n',

@@ -84,6 +84,20 @@ const sessionIds = (cwd: string): string[] =>
 const bodyText = (body: FakeChatRequestBody | null): string => JSON.stringify(body?.messages ?? []);
 
 describe('interactive mode (built CLI, piped stdin)', () => {
+  it('bare `massgen` opens a session when ./.massgen/config.yaml exists', async () => {
+    const cwd = teamWorkdir();
+    fs.mkdirSync(path.join(cwd, '.massgen'), { recursive: true });
+    fs.renameSync(path.join(cwd, 'config.yaml'), path.join(cwd, '.massgen', 'config.yaml'));
+    const cli = startInteractive([], cwd);
+    cli.type('/status', '/quit');
+    const result = await cli.result;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /MassGen interactive — 2 agents: alpha \(chatcompletion\/model-alpha\), beta/,
+    );
+    expect(result.stdout).toContain('Turns: 0');
+  });
+
   it('--config FILE without a question: a prompt; each line is a turn; the second turn sees the first', async () => {
     fake.server.setHandler(convergingHandler);
     const cwd = teamWorkdir();
