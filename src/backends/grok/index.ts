@@ -38,7 +38,7 @@ export const grokBackend: BackendFactory = {
     const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
     const xai = createXai({
       baseURL,
-      // Never undefined: the SDK would then read XAI_API_KEY from process.env itself, behind the app's
+      // Never undefined: the SDK would then read XAI_API_KEY from the environment itself, behind the app's
       // back. The app resolves the key and refuses to run without one.
       apiKey: settings.apiKey ?? '',
       ...(settings.headers === undefined ? {} : { headers: settings.headers }),
