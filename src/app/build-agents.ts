@@ -56,7 +56,12 @@ function supporters(capability: keyof BackendCapabilities): string {
 }
 
 /** Throws a config error naming the backend when the config asks for something it cannot do. */
-function checkCapabilities(where: string, factory: BackendFactory, backend: BackendConfig): void {
+function checkCapabilities(
+  where: string,
+  index: number,
+  factory: BackendFactory,
+  backend: BackendConfig,
+): void {
   const asked: [boolean, keyof BackendCapabilities, string][] = [
     [backend.enable_web_search === true, 'webSearch', 'enable_web_search'],
     [backend.enable_code_execution === true, 'codeExecution', 'enable_code_execution'],
@@ -76,7 +81,7 @@ function checkCapabilities(where: string, factory: BackendFactory, backend: Back
     throw new ConfigError(
       `${where}: thinking.budget_tokens must be at least 1024 for claude (Anthropic's minimum)`,
       {
-        path: `agents[].backend.thinking.budget_tokens`,
+        path: `agents[${index}].backend.thinking.budget_tokens`,
       },
     );
   }
@@ -104,7 +109,8 @@ function checkCapabilities(where: string, factory: BackendFactory, backend: Back
   }
 }
 
-function resolveOne(
+/** One agent's backend settings and factory, checked against the registry (no backend built yet). */
+export function resolveAgentSettings(
   agent: AgentConfig,
   index: number,
   env: Env,
@@ -138,7 +144,7 @@ function resolveOne(
       );
     }
   }
-  checkCapabilities(where, factory, backend);
+  checkCapabilities(where, index, factory, backend);
 
   const settings: BackendSettings = {
     type: backend.type,
@@ -192,7 +198,7 @@ function resolveOne(
 
 /** The resolved backend settings of every agent, checked against the registry (no backend built yet). */
 export function resolveBackendSettings(config: MassGenConfig, env: Env): BackendSettings[] {
-  return config.agents.map((agent, index) => resolveOne(agent, index, env).settings);
+  return config.agents.map((agent, index) => resolveAgentSettings(agent, index, env).settings);
 }
 
 /**
@@ -206,7 +212,7 @@ export async function prepareBackends(
 ): Promise<void> {
   const seen = new Set<string>();
   for (const [index, agent] of config.agents.entries()) {
-    const { settings, factory } = resolveOne(agent, index, env);
+    const { settings, factory } = resolveAgentSettings(agent, index, env);
     const key = `${settings.type}\u0000${settings.model}`;
     if (!factory.prepare || seen.has(key)) continue;
     seen.add(key);
@@ -235,7 +241,7 @@ export function priceFor(config: MassGenConfig, settings: BackendSettings): Mode
  * backend is created, so a missing key stops the run before anything starts.
  */
 export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
-  const resolved = config.agents.map((agent, index) => resolveOne(agent, index, env));
+  const resolved = config.agents.map((agent, index) => resolveAgentSettings(agent, index, env));
   // One limiter per model, shared by every agent that uses it.
   const limiters = new Map<string, RateLimiter>();
   return config.agents.map((agent, index) => {
@@ -267,7 +273,7 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
 export function secretValues(config: MassGenConfig, env: Env): string[] {
   return config.agents.flatMap((agent, index) => {
     try {
-      const key = resolveOne(agent, index, env).settings.apiKey;
+      const key = resolveAgentSettings(agent, index, env).settings.apiKey;
       return key ? [key] : [];
     } catch {
       return [];

@@ -6,7 +6,7 @@ import {
   type MassGenConfig,
 } from '../config/index.js';
 import { ConfigError } from '../types/errors.js';
-import { resolveBackendSettings, type Env } from './build-agents.js';
+import { resolveAgentSettings, type Env } from './build-agents.js';
 
 export interface ValidationReport {
   file: string;
@@ -47,15 +47,16 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
   // Check agents one by one so every problem is reported, not just the first.
   config.agents.forEach((agent, index) => {
     try {
-      resolveBackendSettings({ ...config, agents: [agent] }, env);
+      resolveAgentSettings(agent, index, env);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const diagnostic: ConfigDiagnostic = {
-        path: (error.path ?? '').replace(/^agents\[0\]/, `agents[${index}]`),
-        message: error.message.replace(/^agents\[0\]/, `agents[${index}]`),
+        path: error.path ?? `agents[${index}]`,
+        message: error.message,
         ...(error.hint ? { hint: error.hint } : {}),
       };
-      if (/API key/.test(error.message)) report.warnings.push(diagnostic);
+      // A missing key is a fact of this environment, not of the file.
+      if (error.path?.endsWith('.api_key')) report.warnings.push(diagnostic);
       else report.errors.push(diagnostic);
     }
   });

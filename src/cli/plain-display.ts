@@ -1,5 +1,5 @@
 import type { RunEvent } from '../types/events.js';
-import { formatUsd, oneLine, truncate } from '../util/text.js';
+import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
 
 export { formatUsd };
 
@@ -146,9 +146,7 @@ type Finished = Extract<RunEvent, { type: 'run.finished' }>;
 /** Tokens and cost per agent, then the total. `priced` names the agents whose model has a known price. */
 export function usageLines(event: Finished, priced: ReadonlySet<string>): string[] {
   const cost = (ids: string[]) =>
-    ids.every((id) => !priced.has(id))
-      ? 'cost unknown'
-      : `${formatUsd(ids.reduce((sum, id) => sum + (event.costUsd[id] ?? 0), 0))}${ids.some((id) => !priced.has(id)) ? '+' : ''}`;
+    formatCostOf(ids.map((id) => ({ usd: event.costUsd[id] ?? 0, priced: priced.has(id) })));
   const ids = Object.keys(event.usage);
   const lines = ids.map((id) => {
     const u = event.usage[id];

@@ -1,6 +1,6 @@
 import type { RunState } from '../types/run-state.js';
 import type { TokenUsage } from '../types/usage.js';
-import { formatUsd, oneLine, truncate } from '../util/text.js';
+import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
 
 /**
  * Small pure formatting helpers of the live view: numbers, durations, and text cut to a terminal width.
@@ -37,9 +37,7 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 /** The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price, `cost unknown` when none has. */
 export function formatCost(run: RunState, agentIds?: readonly string[]): string {
   const agents = agentIds ? run.agents.filter((a) => agentIds.includes(a.agentId)) : run.agents;
-  if (agents.length === 0 || agents.every((a) => !a.priced)) return 'cost unknown';
-  const usd = agents.reduce((sum, a) => sum + a.costUsd, 0);
-  return `${formatUsd(usd)}${agents.some((a) => !a.priced) ? '+' : ''}`;
+  return formatCostOf(agents.map((a) => ({ usd: a.costUsd, priced: a.priced })));
 }
 
 /** Tool arguments as one short line. */

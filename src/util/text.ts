@@ -12,3 +12,13 @@ export function oneLine(text: string): string {
 export function formatUsd(usd: number): string {
   return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
+
+/**
+ * The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price, `cost unknown` when
+ * none has.
+ */
+export function formatCostOf(parts: readonly { usd: number; priced: boolean }[]): string {
+  if (parts.every((p) => !p.priced)) return 'cost unknown';
+  const usd = parts.reduce((sum, p) => sum + p.usd, 0);
+  return `${formatUsd(usd)}${parts.some((p) => !p.priced) ? '+' : ''}`;
+}
