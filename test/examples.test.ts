@@ -14,6 +14,9 @@ const examples = readdirSync(root, { recursive: true, encoding: 'utf8' })
   .sort();
 const names = examples.map((f) => f.replace(/\.yaml$/, ''));
 const env = {
+  // MCP examples start their servers with npx, which --validate looks for on PATH.
+  PATH: process.env.PATH,
+  MCP_TOKEN: 'token',
   OPENAI_API_KEY: 'sk-test',
   ANTHROPIC_API_KEY: 'sk-ant-test',
   GOOGLE_API_KEY: 'g-test',

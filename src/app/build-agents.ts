@@ -19,6 +19,8 @@ import { ConfigError } from '../types/errors.js';
 import type { ModelPrice } from '../types/usage.js';
 import { closestMatch } from '../util/closest-match.js';
 import { RateLimiter } from '../util/rate-limiter.js';
+import type { Tool } from '../tools/define-tool.js';
+import { buildToolRegistry } from './build-tools.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -236,11 +238,21 @@ export function priceFor(config: MassGenConfig, settings: BackendSettings): Mode
   return findBuiltInPrice(settings.model);
 }
 
+/** What {@link buildAgentSpecs} needs for tools beyond the config. */
+export interface AgentToolInputs {
+  /** Each agent's loaded custom tools, by config position (see `loadAgentCustomTools`). */
+  custom: readonly (readonly Tool[])[];
+  /** Relative paths in tool settings resolve against this (the config file's folder). */
+  baseDir: string;
+}
+
 /**
  * Builds the orchestrator's agents from a validated config. Every agent is checked before any
- * backend is created, so a missing key stops the run before anything starts.
+ * backend is created, so a missing key stops the run before anything starts. Without `tools`, MCP
+ * servers still get registries (relative paths then resolve against the current folder) but no
+ * custom tools are loaded.
  */
-export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
+export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentToolInputs): AgentSpec[] {
   const resolved = config.agents.map((agent, index) => resolveAgentSettings(agent, index, env));
   // One limiter per model, shared by every agent that uses it.
   const limiters = new Map<string, RateLimiter>();
@@ -265,6 +277,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env): AgentSpec[] {
     const price = priceFor(config, settings);
     if (price) spec.price = price;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
+    const registry = buildToolRegistry(agent, tools?.custom[index] ?? [], tools?.baseDir ?? '.');
+    if (registry) spec.tools = registry;
     return spec;
   });
 }

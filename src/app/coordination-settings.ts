@@ -19,5 +19,8 @@ export function coordinationSettings(
     agentTurnTimeoutMs: t.agent_turn_timeout_seconds * 1000,
     orchestratorTimeoutMs: (overrides.orchestratorTimeoutSeconds ?? t.orchestrator_timeout_seconds) * 1000,
     maxCostUsd: o.max_cost_usd ?? null,
+    planningMode: o.coordination.enable_planning_mode,
+    planningModeAllowedTools: [...o.coordination.planning_mode_allowed_tools],
+    planningModeInstruction: o.coordination.planning_mode_instruction ?? null,
   };
 }

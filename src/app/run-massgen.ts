@@ -7,7 +7,10 @@ import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { linkedAbortController } from '../util/abort.js';
+import type { ToolApprover } from '../types/tool.js';
 import { buildAgentSpecs, prepareBackends, secretValues, type Env } from './build-agents.js';
+import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
+import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { coordinationSettings } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 
@@ -34,6 +37,13 @@ export interface MassGenOptions {
   onEvent?: (event: RunEvent) => void;
   /** Progress of model downloads during preparation (the CLI draws a progress bar). */
   onDownloadProgress?: (progress: DownloadProgress) => void;
+  /** Extra tools for agents, by agent id (made with `defineTool` from `massgen/tools`). */
+  tools?: ToolsByAgent;
+  /**
+   * Decides on each tool call before it runs (`tool.approval.requested` → `tool.approval.resolved`).
+   * Without it, `orchestrator.auto_approve: false` holds calls until {@link PreparedRun.respondToApproval}.
+   */
+  onToolApproval?: ToolApprover;
 }
 
 /** A run that is ready to start: config validated, backends built, log folder created. */
@@ -49,6 +59,15 @@ export interface PreparedRun {
   readonly result: Promise<RunResult>;
   /** Synchronous last-resort log flush for process exit handlers. */
   flushLogsSync(): void;
+  /**
+   * Answers a `tool.approval.requested` event (with `auto_approve: false` and no `onToolApproval`).
+   * Returns false when no call with that id is waiting.
+   */
+  respondToApproval(
+    agentId: string,
+    callId: string,
+    decision: { approved: boolean; reason?: string },
+  ): boolean;
 }
 
 function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenConfig {
@@ -74,12 +93,25 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
-  const agents = options.agents ?? buildAgentSpecs(config, env);
+  let agents = options.agents;
+  if (!agents) {
+    // Tool paths in a config file are relative to the file, like every other path in it.
+    const baseDir =
+      typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
+    const custom = await loadAgentCustomTools(config, baseDir, options.tools);
+    agents = buildAgentSpecs(config, env, { custom, baseDir });
+  }
   const overrides =
     options.orchestratorTimeoutSeconds === undefined
       ? {}
       : { orchestratorTimeoutSeconds: options.orchestratorTimeoutSeconds };
-  const orchestrator = new Orchestrator({ agents, settings: coordinationSettings(config, overrides) });
+  const desk = new ToolApprovalDesk();
+  const approver = options.onToolApproval ?? (config.orchestrator.auto_approve ? undefined : desk.approver);
+  const orchestrator = new Orchestrator({
+    agents,
+    settings: coordinationSettings(config, overrides),
+    ...(approver ? { approveToolCall: approver } : {}),
+  });
 
   const logging = options.logging ?? config.ui.logging_enabled;
   let writer: RunLogWriter | null = null;
@@ -147,6 +179,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     stream,
     result,
     flushLogsSync: () => writer?.flushSync(),
+    respondToApproval: (agentId, callId, decision) => desk.respond(agentId, callId, decision),
   };
 }
 

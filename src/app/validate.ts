@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   loadDotEnv,
@@ -60,6 +61,53 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
       else report.errors.push(diagnostic);
     }
   });
+  const toolProblems = toolFileProblems(config, path.dirname(report.file), env);
+  report.errors.push(...toolProblems.errors);
+  report.warnings.push(...toolProblems.warnings);
   report.valid = report.errors.length === 0;
   return report;
+}
+
+/** True when `command` names a file that exists, directly or on the PATH of `env`. */
+function commandExists(command: string, env: Env, cwd: string): boolean {
+  if (command.includes('/') || command.includes('\\')) return existsSync(path.resolve(cwd, command));
+  const extensions = process.platform === 'win32' ? ['', '.exe', '.cmd', '.bat'] : [''];
+  return (env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir !== '')
+    .some((dir) => extensions.some((ext) => existsSync(path.join(dir, command + ext))));
+}
+
+/**
+ * What can be checked about tools without running anything: custom tool modules must exist (an
+ * error: the run would stop), MCP commands should be found (a warning: PATH differs between shells).
+ */
+function toolFileProblems(
+  config: MassGenConfig,
+  baseDir: string,
+  env: Env,
+): { errors: ConfigDiagnostic[]; warnings: ConfigDiagnostic[] } {
+  const errors: ConfigDiagnostic[] = [];
+  const warnings: ConfigDiagnostic[] = [];
+  config.agents.forEach((agent, index) => {
+    agent.backend.custom_tools.forEach((tool, toolIndex) => {
+      const file = path.resolve(baseDir, tool.path);
+      if (!existsSync(file)) {
+        const where = `agents[${index}].backend.custom_tools[${toolIndex}].path`;
+        errors.push({ path: where, message: `${where}: custom tool module not found: ${file}` });
+      }
+    });
+    for (const [name, server] of Object.entries(agent.backend.mcp_servers)) {
+      if (server.command === undefined) continue;
+      const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, server.cwd);
+      if (!commandExists(server.command, env, cwd)) {
+        const where = `agents[${index}].backend.mcp_servers.${name}.command`;
+        warnings.push({
+          path: where,
+          message: `${where}: "${server.command}" was not found${server.command.includes('/') ? '' : ' on PATH'}; MCP server "${name}" will not start here`,
+        });
+      }
+    }
+  });
+  return { errors, warnings };
 }

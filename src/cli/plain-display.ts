@@ -1,9 +1,30 @@
-import type { RunEvent } from '../types/events.js';
+import type { RunEvent, RunEventOf } from '../types/events.js';
 import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
 
 export { formatUsd };
 
 export type Write = (text: string) => void;
+
+/** One line for a finished tool call: its result, its error, or that planning mode only recorded it. */
+function toolResultLine(event: RunEventOf<'tool.call.finished'>): string {
+  if (event.deferred) return `⏸ ${event.toolName} recorded for the plan (planning mode: not run yet)`;
+  const result = truncate(oneLine(event.result), 120);
+  return event.isError ? `✖ ${event.toolName}: ${result}` : `↳ ${event.toolName}: ${result}`;
+}
+
+/** Which tools run while the agents plan and which wait for the final presenter. */
+function planningLine(event: RunEventOf<'planning.tools.classified'>): string {
+  const names = (allowed: boolean) => [
+    ...new Set(event.decisions.filter((d) => d.allowed === allowed).map((d) => d.toolName)),
+  ];
+  const run = names(true);
+  const deferred = names(false);
+  const by = event.analysisAgentId ? ` (unhinted tools classified by ${event.analysisAgentId})` : '';
+  const failed = event.error
+    ? ` — classification failed, unhinted tools deferred: ${event.error.message}`
+    : '';
+  return `Planning mode: run now: ${run.join(', ') || 'none'}; deferred to the final presenter: ${deferred.join(', ') || 'none'}${by}${failed}`;
+}
 
 /**
  * The `--no-display` view: plain streaming text, each agent's lines prefixed by its id, then the
@@ -64,12 +85,40 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
         );
         return;
       case 'tool.call.started':
-        if (event.phase === 'coordination') {
-          line(
-            event.agentId,
-            `⚙ ${event.toolName} ${truncate(oneLine(JSON.stringify(event.arguments) ?? ''), 100)}`,
-          );
-        }
+        flushPartial(event.agentId);
+        line(
+          event.agentId,
+          `⚙ ${event.toolName} ${truncate(oneLine(JSON.stringify(event.arguments) ?? ''), 100)}`,
+        );
+        return;
+      case 'tool.call.finished':
+        line(event.agentId, toolResultLine(event));
+        return;
+      case 'tool.approval.requested':
+        line(event.agentId, `? ${event.toolName} is waiting for approval`);
+        return;
+      case 'tool.approval.resolved':
+        line(
+          event.agentId,
+          event.approved
+            ? `✔ ${event.toolName} approved`
+            : `✖ ${event.toolName} denied${event.reason ? `: ${oneLine(event.reason)}` : ''}`,
+        );
+        return;
+      case 'mcp.server.ready':
+        line(
+          event.agentId,
+          `MCP server "${event.server}" ready: ${event.tools.length} tool${event.tools.length === 1 ? '' : 's'}`,
+        );
+        return;
+      case 'mcp.server.failed':
+        line(
+          event.agentId,
+          `✖ MCP server "${event.server}": ${oneLine(event.message)} (${event.retryInSeconds === null ? 'off for this run' : `retry in ${event.retryInSeconds}s`})`,
+        );
+        return;
+      case 'planning.tools.classified':
+        write(`${planningLine(event)}\n`);
         return;
       case 'workflow.rejected':
         line(

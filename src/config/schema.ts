@@ -11,6 +11,70 @@ import { z } from 'zod';
 /** Ids end up in file names and log lines, so keep them to a safe, readable alphabet. */
 export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+/** Server names become part of tool names (`mcp__<server>__<tool>`), so they use the tool-name alphabet. */
+export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+const stringMap = z.record(z.string(), z.string());
+
+/**
+ * One MCP server. `type` may be left out when `command` (stdio) or `url` (streamable HTTP) makes it
+ * clear. One flat object rather than a zod union, so a mistake is reported against the exact field.
+ */
+export const McpServerConfigSchema = z
+  .strictObject({
+    type: z.enum(['stdio', 'streamable-http']).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).default(() => []),
+    env: stringMap.default(() => ({})),
+    cwd: z.string().min(1).optional(),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    headers: stringMap.default(() => ({})),
+  })
+  .superRefine((server, ctx) => {
+    const type =
+      server.type ?? (server.url !== undefined && server.command === undefined ? 'streamable-http' : 'stdio');
+    const need = type === 'stdio' ? 'command' : 'url';
+    if (server[need] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [need],
+        message:
+          type === 'stdio'
+            ? 'a stdio MCP server needs "command" (the program to start, e.g. npx or node)'
+            : 'a streamable-http MCP server needs "url"',
+      });
+    }
+    const foreign =
+      type === 'stdio'
+        ? (['url', 'headers'] as const).filter((k) =>
+            k === 'url' ? server.url !== undefined : Object.keys(server.headers).length > 0,
+          )
+        : (['command', 'cwd'] as const).filter((k) => server[k] !== undefined);
+    for (const key of foreign) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `"${key}" does not apply to a ${type} MCP server`,
+      });
+    }
+  });
+
+/** A function of the user's own code offered to the model as a tool. */
+export const CustomToolConfigSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, {
+    error: 'must be 1-64 letters, digits, "_" or "-" (a name every provider accepts)',
+  }),
+  description: z.string().optional(),
+  /** A .ts/.js module, relative to the config file. */
+  path: z.string().min(1),
+  /** The export to call (or a `defineTool` export). */
+  function: z.string().min(1),
+  /** JSON Schema of the arguments; omit when the module exports a zod schema or a `defineTool`. */
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  /** Planning mode: the tool only reads, so it may run during coordination. */
+  read_only: z.boolean().optional(),
+});
+
 export const BackendConfigSchema = z.strictObject({
   /** Which backend family; the app layer checks it against the backend registry. */
   type: z.string().min(1, { error: 'must not be empty' }),
@@ -51,6 +115,30 @@ export const BackendConfigSchema = z.strictObject({
   gpu: z.union([z.boolean(), z.enum(['auto', 'cuda', 'vulkan', 'metal'])]).optional(),
   /** Deliberately open: passed to the provider untouched. */
   provider_options: z.record(z.string(), z.unknown()).default(() => ({})),
+  /** MCP servers by name; their tools appear as `mcp__<name>__<tool>`. */
+  mcp_servers: z
+    .record(
+      z.string().regex(MCP_SERVER_NAME_PATTERN, {
+        error: 'server names may contain only letters, digits, "_" and "-" (they become part of tool names)',
+      }),
+      McpServerConfigSchema,
+      {
+        error: (issue) =>
+          Array.isArray(issue.input)
+            ? 'mcp_servers must be a mapping of server name to settings (e.g. "everything: {type: stdio, command: npx, args: [...]}"), not a list'
+            : undefined,
+      },
+    )
+    .default(() => ({})),
+  custom_tools: z.array(CustomToolConfigSchema).default(() => []),
+  /** Only these tools (final names, `*` wildcards) are offered. Workflow tools are always offered. */
+  allowed_tools: z.array(z.string().min(1)).optional(),
+  /** These tools (final names, `*` wildcards) are never offered. */
+  exclude_tools: z.array(z.string().min(1)).default(() => []),
+  /** A tool call running longer is abandoned and answered with a tool error. */
+  tool_timeout_seconds: z.number().positive().default(60),
+  /** Tool results longer than this many characters are cut, with a note saying so. */
+  max_tool_result_chars: z.int().min(100).default(20_000),
 });
 
 /** Dollars per million tokens for one model (overrides the built-in price table). */
@@ -78,6 +166,16 @@ export const AgentConfigSchema = z.strictObject({
   system_message: z.string().optional(),
 });
 
+/** How agents use tools while they coordinate. */
+export const CoordinationConfigSchema = z.strictObject({
+  /** Tools that change the outside world are not run during coordination; the final presenter runs them. */
+  enable_planning_mode: z.boolean().default(false),
+  /** Tools (final names, `*` wildcards) that may run during coordination in planning mode. */
+  planning_mode_allowed_tools: z.array(z.string().min(1)).default(() => []),
+  /** Extra text for the planning-mode instructions agents get. */
+  planning_mode_instruction: z.string().optional(),
+});
+
 export const OrchestratorConfigSchema = z.strictObject({
   /** null: unlimited. */
   max_new_answers_per_agent: z.int().positive().nullable().default(null),
@@ -90,6 +188,9 @@ export const OrchestratorConfigSchema = z.strictObject({
   max_steps_per_turn: z.int().min(1).default(30),
   /** Stop coordination once the run has cost more than this many dollars. null: no budget. */
   max_cost_usd: z.number().positive().nullable().default(null),
+  coordination: CoordinationConfigSchema.prefault({}),
+  /** Run tool calls without asking. A UI (or a library caller) can hold them for approval when false. */
+  auto_approve: z.boolean().default(true),
 });
 
 export const TimeoutConfigSchema = z.strictObject({
@@ -120,6 +221,8 @@ export type BackendConfig = z.output<typeof BackendConfigSchema>;
 /** An agent after normalisation: `id` is always present. */
 export type AgentConfig = Omit<z.output<typeof AgentConfigSchema>, 'id'> & { id: string };
 export type OrchestratorConfig = z.output<typeof OrchestratorConfigSchema>;
+export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
+export type CustomToolConfig = z.output<typeof CustomToolConfigSchema>;
 export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
 export type UiConfig = z.output<typeof UiConfigSchema>;
 export type PriceConfig = z.output<typeof PriceConfigSchema>;

@@ -158,6 +158,12 @@ export function issuesToProblems(issues: readonly z.core.$ZodIssue[], context: C
       });
       continue;
     }
+    // A rejected mapping key carries the key schema's own message one level down.
+    const keyMessage = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+    if (keyMessage !== undefined && keyMessage !== DEFAULT_MESSAGE) {
+      problems.push({ path, message: withPath(path, keyMessage) });
+      continue;
+    }
     if (issue.message !== DEFAULT_MESSAGE) {
       problems.push({ path, message: withPath(path, issue.message) });
       continue;

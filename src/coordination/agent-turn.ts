@@ -46,7 +46,15 @@ export async function runCoordinationTurn(
 
   ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });
   const messages: ChatMessage[] = [
-    { role: 'system', content: coordinationSystemPrompt(agent.spec.systemMessage) },
+    {
+      role: 'system',
+      content: coordinationSystemPrompt(
+        agent.spec.systemMessage,
+        ctx.planning
+          ? { deferred: ctx.planning.deferredFor(agentId), instruction: settings.planningModeInstruction }
+          : null,
+      ),
+    },
     {
       role: 'user',
       content: coordinationUserMessage(ctx.question, ctx.history, state.viewFor(agentIndex, seen)),

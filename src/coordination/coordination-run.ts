@@ -14,10 +14,12 @@ import type {
   TurnOutcome,
 } from '../types/events.js';
 import { addUsage, costOf, emptyUsage, type TokenUsage } from '../types/usage.js';
+import type { ToolApprover, ToolRegistry } from '../types/tool.js';
 import { linkedAbortController } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
 import { runCoordinationTurn } from './agent-turn.js';
 import { CoordinationState, type AgentRuntime } from './coordination-state.js';
+import { classifyTools, type PlanningPolicy } from './planning.js';
 import { errorInfo, presentFinalAnswer, runAnswerLoop } from './presentation.js';
 import { directSystemPrompt, directUserMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
@@ -51,6 +53,8 @@ export class CoordinationRun implements RunContext {
   private readonly disposeRunAbort: () => void;
   private stopReason: StopReason | null = null;
   private wakeUp: (() => void) | null = null;
+  planning: PlanningPolicy | null = null;
+  readonly approver: ToolApprover | undefined;
 
   constructor(
     readonly runId: string,
@@ -60,8 +64,10 @@ export class CoordinationRun implements RunContext {
     readonly clock: Clock,
     agents: readonly AgentSpec[],
     private readonly externalSignal: AbortSignal | undefined,
+    options: { approver?: ToolApprover } = {},
   ) {
     this.state = new CoordinationState(agents);
+    this.approver = options.approver;
     const { controller, dispose } = linkedAbortController(externalSignal);
     this.runAbort = controller;
     this.disposeRunAbort = dispose;
@@ -143,6 +149,10 @@ export class CoordinationRun implements RunContext {
       error?: ErrorInfo;
     };
     try {
+      await this.startTools();
+      if (this.settings.planningMode && this.state.agents.length > 1) {
+        this.planning = await classifyTools(this, this.runAbort.signal);
+      }
       outcome = this.state.agents.length === 1 ? await this.runSingleAgent() : await this.runCoordination();
     } catch (error) {
       outcome =
@@ -166,6 +176,8 @@ export class CoordinationRun implements RunContext {
       this.externalSignal?.removeEventListener('abort', onExternalAbort);
       this.runAbort.abort(new CancelledError('run finished'));
       await Promise.allSettled([...this.turnPromises]);
+      // Servers and child processes end with the run, whatever its outcome.
+      await Promise.allSettled(this.registries().map((registry) => registry.close?.()));
       this.disposeRunAbort();
     }
     this.emit({
@@ -176,6 +188,29 @@ export class CoordinationRun implements RunContext {
       costUsd: Object.fromEntries(this.cost),
     });
     this.events.close();
+  }
+
+  /** Each distinct registry once (library callers may share one between agents). */
+  private registries(): ToolRegistry[] {
+    return [...new Set(this.state.agents.flatMap((a) => (a.spec.tools ? [a.spec.tools] : [])))];
+  }
+
+  /** Connects every agent's tools in parallel before any turn starts. */
+  private async startTools(): Promise<void> {
+    const started = new Set<ToolRegistry>();
+    await Promise.all(
+      this.state.agents.map(async (agent) => {
+        const registry = agent.spec.tools;
+        if (!registry?.start || started.has(registry)) return;
+        started.add(registry);
+        await registry.start({
+          agentId: agent.spec.id,
+          signal: this.runAbort.signal,
+          emit: (event) => this.emit(event),
+        });
+      }),
+    );
+    if (this.runAbort.signal.aborted) throw new CancelledError();
   }
 
   private stop(reason: StopReason, cause: unknown): void {

@@ -1,5 +1,6 @@
 import { ConfigError } from '../types/errors.js';
 import type { RunEvent } from '../types/events.js';
+import type { ToolApprover } from '../types/tool.js';
 import { CoordinationRun } from './coordination-run.js';
 import {
   defaultCoordinationSettings,
@@ -15,6 +16,11 @@ export interface OrchestratorOptions {
   settings?: Partial<CoordinationSettings>;
   /** Injectable time and randomness (tests). */
   clock?: Clock;
+  /**
+   * Holds every ordinary tool call until it resolves (`tool.approval.requested`/`resolved` events).
+   * Omitted: calls run at once (`auto_approve: true`).
+   */
+  approveToolCall?: ToolApprover;
 }
 
 export interface RunOptions {
@@ -42,6 +48,7 @@ export class Orchestrator {
   readonly settings: CoordinationSettings;
   private readonly agents: readonly AgentSpec[];
   private readonly clock: Clock;
+  private readonly approver: ToolApprover | undefined;
 
   constructor(options: OrchestratorOptions) {
     if (options.agents.length === 0)
@@ -54,6 +61,7 @@ export class Orchestrator {
     this.agents = options.agents;
     this.settings = { ...defaultCoordinationSettings, ...options.settings };
     this.clock = options.clock ?? systemClock;
+    this.approver = options.approveToolCall;
   }
 
   /**
@@ -69,6 +77,7 @@ export class Orchestrator {
       this.clock,
       this.agents,
       options.signal,
+      this.approver ? { approver: this.approver } : {},
     );
     const done = run.execute();
     try {

@@ -93,7 +93,7 @@ export async function presentFinalAnswer(
     };
   });
   const messages: ChatMessage[] = [
-    { role: 'system', content: presentationSystemPrompt(winner.spec.systemMessage) },
+    { role: 'system', content: presentationSystemPrompt(winner.spec.systemMessage, settings.planningMode) },
     { role: 'user', content: presentationUserMessage(ctx.question, ctx.history, answers, votes) },
   ];
   try {

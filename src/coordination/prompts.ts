@@ -1,3 +1,4 @@
+import type { ToolDefinition } from '../types/messages.js';
 import type { HistoryTurn } from './settings.js';
 
 /**
@@ -20,9 +21,31 @@ How to work:
    - \`new_answer\` with a complete, improved answer when you can clearly do better than every current answer.
 Submitting a new answer resets all votes, so everyone must look again. Never write your answer only as plain text: it only counts when submitted through \`new_answer\`.`;
 
+/** Planning mode as one agent's coordination turn sees it. */
+export interface PlanningNote {
+  /** Tools whose calls are recorded, not run, during coordination. */
+  deferred: readonly string[];
+  instruction: string | null;
+}
+
+function planningInstructions(note: PlanningNote): string {
+  const which =
+    note.deferred.length === 0
+      ? 'Calls to tools that would change something outside this conversation are'
+      : `These tools change things outside this conversation: ${note.deferred.join(', ')}. Calls to them are`;
+  const extra = note.instruction ? `\n${note.instruction.trim()}` : '';
+  return `PLANNING MODE: the team is still deciding what to do. ${which} not executed now — each call is only recorded as part of your plan. Tools that only read work normally. Make your answer a precise plan: say exactly which actions (tool calls and arguments) should be taken and why. The agent whose answer wins will carry the plan out.${extra}`;
+}
+
 /** The system prompt for a coordination turn. */
-export function coordinationSystemPrompt(systemMessage: string | undefined): string {
-  return systemMessage ? `${systemMessage.trim()}\n\n${coordinationInstructions}` : coordinationInstructions;
+export function coordinationSystemPrompt(
+  systemMessage: string | undefined,
+  planning: PlanningNote | null = null,
+): string {
+  const instructions = planning
+    ? `${coordinationInstructions}\n\n${planningInstructions(planning)}`
+    : coordinationInstructions;
+  return systemMessage ? `${systemMessage.trim()}\n\n${instructions}` : instructions;
 }
 
 function historyBlock(history: readonly HistoryTurn[]): string {
@@ -67,7 +90,43 @@ export const enforcement = {
   staleVote: (update: string) =>
     `Your vote was not counted because the answers changed since you last looked.\n\n${update}`,
   tooManySteps: (max: number) => `The turn used more than ${max} model calls without finishing.`,
+  deferredCall: (name: string) =>
+    `PLANNING MODE: ${name} was not executed. The call is recorded as part of your plan; describe it in your answer, and the final presenter will carry it out.`,
+  deniedCall: (name: string, reason: string | undefined) =>
+    `The call to ${name} was not approved${reason ? `: ${reason}` : ''}. Do not retry it unchanged; continue without it or try another approach.`,
 };
+
+/** The tool the planning-mode analysis asks a model to call. */
+export const CLASSIFY_TOOLS = 'classify_tools';
+
+/** The one-off question that sorts tools without hints into read-only and world-changing. */
+export function classificationPrompt(
+  question: string,
+  tools: readonly ToolDefinition[],
+): { system: string; user: string; tool: ToolDefinition } {
+  const list = tools.map((t) => `- ${t.name}: ${t.description.trim() || '(no description)'}`).join('\n');
+  return {
+    system:
+      'You sort tools for a team of AI agents that plans before it acts. A tool is read-only when calling it cannot change anything outside the conversation: it does not write, delete, move or upload files, send messages, change records, spend money or start processes with side effects. When unsure, the tool is NOT read-only.',
+    user: `The team's task:\n${question}\n\nTools:\n${list}\n\nCall ${CLASSIFY_TOOLS} with the names of the read-only tools (an empty list if there are none).`,
+    tool: {
+      name: CLASSIFY_TOOLS,
+      description: 'Report which of the listed tools are read-only.',
+      parameters: {
+        type: 'object',
+        properties: {
+          read_only_tools: {
+            type: 'array',
+            items: { type: 'string', enum: tools.map((t) => t.name) },
+            description: 'Names of the tools that cannot change anything outside the conversation.',
+          },
+        },
+        required: ['read_only_tools'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
 
 /** The single-agent shortcut: no workflow tools, the reply is the answer. */
 export function directSystemPrompt(systemMessage: string | undefined): string {
@@ -90,9 +149,12 @@ export interface PresentationVote {
   reason: string;
 }
 
-export function presentationSystemPrompt(systemMessage: string | undefined): string {
-  const instructions = `The team of agents has finished coordinating and chose your answer as the best. Now write the final answer for the user.
+export function presentationSystemPrompt(systemMessage: string | undefined, planningMode = false): string {
+  const base = `The team of agents has finished coordinating and chose your answer as the best. Now write the final answer for the user.
 Use the other answers and the voters' reasons to make it as complete and correct as possible. Write the answer itself — do not mention the agents, the votes or this process.`;
+  const instructions = planningMode
+    ? `${base}\nPlanning is over: carry out the plan now. Tool calls that were only recorded during planning really run now — make the calls the plan needs, then write the final answer.`
+    : base;
   return systemMessage ? `${systemMessage.trim()}\n\n${instructions}` : instructions;
 }
 

@@ -1,6 +1,8 @@
 import type { Phase, RunEventInput } from '../types/events.js';
+import type { ToolApprover } from '../types/tool.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { CoordinationState } from './coordination-state.js';
+import type { PlanningPolicy } from './planning.js';
 import type { Clock, CoordinationSettings, HistoryTurn } from './settings.js';
 
 /** What the step, turn and presentation modules share during one run. */
@@ -10,6 +12,10 @@ export interface RunContext {
   readonly settings: CoordinationSettings;
   readonly state: CoordinationState;
   readonly clock: Clock;
+  /** Set in planning mode once the tools are classified; null otherwise. */
+  readonly planning: PlanningPolicy | null;
+  /** Holds tool calls for approval; undefined: every call runs. */
+  readonly approver: ToolApprover | undefined;
   emit(event: RunEventInput): void;
   /** Records a model call's usage; returns its cost in dollars (and may stop coordination on budget). */
   addUsage(agentId: string, usage: TokenUsage): number;

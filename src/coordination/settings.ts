@@ -24,6 +24,12 @@ export interface CoordinationSettings {
   orchestratorTimeoutMs: number;
   /** Coordination stops (as on the overall timeout) once the run has cost more than this. `null`: no budget. */
   maxCostUsd: number | null;
+  /** Planning mode: tools that change the outside world run only in the final presentation. */
+  planningMode: boolean;
+  /** Tools (exact names or `*` patterns) that may run during coordination in planning mode. */
+  planningModeAllowedTools: readonly string[];
+  /** Extra text appended to the planning-mode instructions. */
+  planningModeInstruction: string | null;
 }
 
 export const defaultCoordinationSettings: CoordinationSettings = {
@@ -37,6 +43,9 @@ export const defaultCoordinationSettings: CoordinationSettings = {
   agentTurnTimeoutMs: 600_000,
   orchestratorTimeoutMs: 1_800_000,
   maxCostUsd: null,
+  planningMode: false,
+  planningModeAllowedTools: [],
+  planningModeInstruction: null,
 };
 
 /** One team member as the orchestrator sees it: everything arrives through interfaces. */

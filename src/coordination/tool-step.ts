@@ -31,19 +31,29 @@ export async function executeToolCalls(
     });
     const started = ctx.clock.now();
     let content: string;
-    let isError: boolean;
+    let isError = false;
+    let deferred = false;
     if (!offered.has(call.name)) {
       content = enforcement.unknownTool(call.name);
       isError = true;
+    } else if (phase === 'coordination' && ctx.planning && !ctx.planning.mayRun(agentId, call.name)) {
+      content = enforcement.deferredCall(call.name);
+      deferred = true;
     } else {
-      try {
-        const result = await registry.execute(call, { agentId, phase, signal });
-        content = result.content;
-        isError = result.isError ?? false;
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        content = `Tool ${call.name} failed: ${describeError(error)}`;
+      const denial = await askApproval(ctx, agentId, phase, call, signal);
+      if (denial !== null) {
+        content = denial;
         isError = true;
+      } else {
+        try {
+          const result = await registry.execute(call, { agentId, phase, signal });
+          content = result.content;
+          isError = result.isError ?? false;
+        } catch (error) {
+          if (signal.aborted) throw signal.reason;
+          content = `Tool ${call.name} failed: ${describeError(error)}`;
+          isError = true;
+        }
       }
     }
     ctx.emit({
@@ -55,10 +65,38 @@ export async function executeToolCalls(
       result: content,
       isError,
       durationMs: Math.max(0, ctx.clock.now() - started),
+      ...(deferred ? { deferred } : {}),
     });
     messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, isError });
   }
   return messages;
+}
+
+/**
+ * Holds the call for approval when an approver is configured. Returns null when the call may run,
+ * else the tool-error text for the model.
+ */
+async function askApproval(
+  ctx: RunContext,
+  agentId: string,
+  phase: Phase,
+  call: ToolCall,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (!ctx.approver) return null;
+  const request = { agentId, phase, callId: call.id, toolName: call.name, arguments: call.arguments };
+  ctx.emit({ type: 'tool.approval.requested', ...request });
+  const decision = await ctx.approver(request, signal);
+  if (signal.aborted) throw signal.reason;
+  ctx.emit({
+    type: 'tool.approval.resolved',
+    agentId,
+    callId: call.id,
+    toolName: call.name,
+    approved: decision.approved,
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+  });
+  return decision.approved ? null : enforcement.deniedCall(call.name, decision.reason);
 }
 
 /** A registry with no tools: the default until tools are configured. */

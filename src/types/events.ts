@@ -134,6 +134,63 @@ export const ToolCallFinishedSchema = z.object({
   isError: z.boolean(),
   durationMs: z.number().nonnegative(),
   providerExecuted: z.boolean().optional(),
+  /** Planning mode: the call was recorded as part of the agent's plan, not executed. */
+  deferred: z.boolean().optional(),
+});
+
+export const ToolApprovalRequestedSchema = z.object({
+  ...agentBase,
+  type: z.literal('tool.approval.requested'),
+  phase: PhaseSchema,
+  callId: z.string(),
+  toolName: z.string(),
+  arguments: z.unknown(),
+});
+
+export const ToolApprovalResolvedSchema = z.object({
+  ...agentBase,
+  type: z.literal('tool.approval.resolved'),
+  callId: z.string(),
+  toolName: z.string(),
+  approved: z.boolean(),
+  reason: z.string().optional(),
+});
+
+export const McpServerReadySchema = z.object({
+  ...agentBase,
+  type: z.literal('mcp.server.ready'),
+  server: z.string(),
+  /** The tool names as the model sees them (`mcp__<server>__<tool>`), after filtering. */
+  tools: z.array(z.string()),
+  durationMs: z.number().nonnegative(),
+});
+
+export const McpServerFailedSchema = z.object({
+  ...agentBase,
+  type: z.literal('mcp.server.failed'),
+  server: z.string(),
+  message: z.string(),
+  /** Seconds until a reconnection is tried, or null when there will be no retry in this run. */
+  retryInSeconds: z.number().nonnegative().nullable(),
+});
+
+export const PlanningDecisionSchema = z.object({
+  agentId: z.string(),
+  toolName: z.string(),
+  /** True: runs during coordination; false: deferred to the final presenter. */
+  allowed: z.boolean(),
+  /** `config`: planning_mode_allowed_tools; `annotation`: the tool's own read-only/destructive hints; `analysis`: a model classified it; `default`: no information (deferred to be safe). */
+  source: z.enum(['config', 'annotation', 'analysis', 'default']),
+});
+export type PlanningDecision = z.infer<typeof PlanningDecisionSchema>;
+
+export const PlanningClassifiedSchema = z.object({
+  ...base,
+  type: z.literal('planning.tools.classified'),
+  decisions: z.array(PlanningDecisionSchema),
+  /** The agent whose model classified the tools without hints, or null when none needed it. */
+  analysisAgentId: z.string().nullable(),
+  error: ErrorInfoSchema.optional(),
 });
 
 export const WorkflowRejectedSchema = z.object({
@@ -253,6 +310,11 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   StepRetryingSchema,
   ToolCallStartedSchema,
   ToolCallFinishedSchema,
+  ToolApprovalRequestedSchema,
+  ToolApprovalResolvedSchema,
+  McpServerReadySchema,
+  McpServerFailedSchema,
+  PlanningClassifiedSchema,
   WorkflowRejectedSchema,
   AnswerSubmittedSchema,
   VotesResetSchema,

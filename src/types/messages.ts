@@ -18,9 +18,21 @@ export type ChatMessage =
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
 
+/**
+ * What a tool says about its effects (from MCP annotations or a custom tool's declaration). Planning
+ * mode uses it; backends never send it to the model.
+ */
+export interface ToolAnnotations {
+  /** The tool only reads (MCP `readOnlyHint`). */
+  readOnly?: boolean;
+  /** The tool may destroy or overwrite data (MCP `destructiveHint`). */
+  destructive?: boolean;
+}
+
 /** A tool offered to the model. */
 export interface ToolDefinition {
   name: string;
   description: string;
   parameters: JsonSchema;
+  annotations?: ToolAnnotations;
 }

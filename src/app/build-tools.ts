@@ -1,0 +1,121 @@
+import path from 'node:path';
+import type { AgentConfig, MassGenConfig } from '../config/index.js';
+import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
+import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
+import type { Tool } from '../tools/define-tool.js';
+import { createMcpToolProvider, type McpServerSettings } from '../tools/mcp/index.js';
+import type { ToolProvider } from '../tools/tool-provider.js';
+import { ConfigError } from '../types/errors.js';
+import type { ToolRegistry } from '../types/tool.js';
+import { closestMatch } from '../util/closest-match.js';
+
+/** Tools given in code (library callers), by agent id. */
+export type ToolsByAgent = Readonly<Record<string, readonly Tool[]>>;
+
+/** The MCP settings of one config entry, with `type` made explicit and `cwd` resolved. */
+function mcpSettings(
+  server: AgentConfig['backend']['mcp_servers'][string],
+  baseDir: string,
+): McpServerSettings {
+  const type =
+    server.type ?? (server.url !== undefined && server.command === undefined ? 'streamable-http' : 'stdio');
+  if (type === 'streamable-http') {
+    return { type, url: server.url as string, headers: { ...server.headers } };
+  }
+  return {
+    type,
+    command: server.command as string,
+    args: [...server.args],
+    env: { ...server.env },
+    ...(server.cwd === undefined ? {} : { cwd: path.resolve(baseDir, server.cwd) }),
+  };
+}
+
+/** Library tools must name agents that exist; a typo would silently leave an agent without tools. */
+function checkToolsByAgent(config: MassGenConfig, tools: ToolsByAgent): void {
+  const ids = config.agents.map((a) => a.id);
+  for (const id of Object.keys(tools)) {
+    if (ids.includes(id)) continue;
+    const near = closestMatch(id, ids);
+    throw new ConfigError(
+      `tools were given for agent "${id}", which is not in the config${near ? ` — did you mean "${near}"?` : ''}`,
+      {
+        hint: `agents: ${ids.join(', ')}`,
+      },
+    );
+  }
+}
+
+/**
+ * Loads every agent's custom tools (their modules are imported now, so a missing file or export is a
+ * config error before any agent starts). `baseDir` is the config file's folder: tool paths are
+ * relative to it.
+ */
+export async function loadAgentCustomTools(
+  config: MassGenConfig,
+  baseDir: string,
+  extra: ToolsByAgent = {},
+): Promise<Tool[][]> {
+  checkToolsByAgent(config, extra);
+  return Promise.all(
+    config.agents.map(async (agent, index) => {
+      const fromConfig = await loadCustomTools(
+        agent.backend.custom_tools.map((entry) => ({
+          name: entry.name,
+          path: path.resolve(baseDir, entry.path),
+          function: entry.function,
+          ...(entry.description === undefined ? {} : { description: entry.description }),
+          ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),
+          ...(entry.read_only === undefined ? {} : { readOnly: entry.read_only }),
+        })),
+        { where: `agents[${index}].backend.custom_tools` },
+      );
+      const tools = [...fromConfig, ...(extra[agent.id] ?? [])];
+      const seen = new Set<string>();
+      for (const tool of tools) {
+        if (tool.name.startsWith('mcp__')) {
+          throw new ConfigError(
+            `agents[${index}] (${agent.id}): custom tool "${tool.name}" uses the mcp__ prefix`,
+            {
+              path: `agents[${index}].backend.custom_tools`,
+              hint: 'names starting with mcp__ are reserved for MCP server tools (mcp__<server>__<tool>)',
+            },
+          );
+        }
+        if (seen.has(tool.name)) {
+          throw new ConfigError(`agents[${index}] (${agent.id}): two custom tools are named "${tool.name}"`, {
+            path: `agents[${index}].backend.custom_tools`,
+            hint: 'give each tool its own name',
+          });
+        }
+        seen.add(tool.name);
+      }
+      return tools;
+    }),
+  );
+}
+
+/**
+ * One agent's tool registry: its MCP servers (not started yet — the run starts them) and its custom
+ * tools, behind the config's filters, timeout and result cap. Undefined when the agent has no tools.
+ */
+export function buildToolRegistry(
+  agent: AgentConfig,
+  customTools: readonly Tool[],
+  baseDir: string,
+): ToolRegistry | undefined {
+  const { backend } = agent;
+  const providers: ToolProvider[] = [];
+  if (customTools.length > 0) providers.push(customToolProvider(customTools));
+  for (const [name, server] of Object.entries(backend.mcp_servers)) {
+    providers.push(createMcpToolProvider(name, mcpSettings(server, baseDir)));
+  }
+  if (providers.length === 0) return undefined;
+  return createAgentToolRegistry({
+    providers,
+    ...(backend.allowed_tools === undefined ? {} : { allowedTools: backend.allowed_tools }),
+    excludeTools: backend.exclude_tools,
+    timeoutMs: backend.tool_timeout_seconds * 1000,
+    maxResultChars: backend.max_tool_result_chars,
+  });
+}

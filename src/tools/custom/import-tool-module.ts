@@ -1,0 +1,79 @@
+import { stat } from 'node:fs/promises';
+import { extname, isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../../types/errors.js';
+
+/** A loaded tool module: its namespace, as `import()` returns it. */
+export type ToolModule = Record<string, unknown>;
+
+const NATIVE_EXTENSIONS: ReadonlySet<string> = new Set(['.js', '.mjs', '.cjs']);
+const TYPESCRIPT_EXTENSIONS: ReadonlySet<string> = new Set(['.ts', '.mts', '.cts']);
+
+/**
+ * Imports a custom tool module: JavaScript natively, TypeScript through tsx (always, so the path that
+ * runs in production is the one tests exercise, even under a bundler-backed test runner).
+ *
+ * @param where the config path of the entry's `path` key, e.g. `agents[0].backend.custom_tools[1].path`.
+ * @throws ConfigError when the file is missing, has an unsupported extension or fails to load.
+ */
+export async function importToolModule(path: string, where: string): Promise<ToolModule> {
+  if (!isAbsolute(path)) {
+    throw new ConfigError(`${where}: the module path must be absolute, got "${path}"`, {
+      path: where,
+      hint: 'relative paths are resolved against the config file before tools are loaded',
+    });
+  }
+  const kind = await fileKind(path);
+  if (kind !== 'file') {
+    throw new ConfigError(
+      `${where}: ${kind === 'missing' ? 'custom tool module not found' : 'not a file'}: ${path}`,
+      { path: where, hint: 'paths are relative to the config file; check the spelling and the folder' },
+    );
+  }
+  const extension = extname(path).toLowerCase();
+  const typescript = TYPESCRIPT_EXTENSIONS.has(extension);
+  if (!typescript && !NATIVE_EXTENSIONS.has(extension)) {
+    throw new ConfigError(`${where}: unsupported custom tool module type "${extension || path}": ${path}`, {
+      path: where,
+      hint: 'use a .js, .mjs, .cjs, .ts, .mts or .cts file',
+    });
+  }
+  const url = pathToFileURL(path).href;
+  try {
+    const loaded: unknown = typescript ? await importTypeScript(url) : await import(url);
+    return loaded as ToolModule;
+  } catch (error) {
+    throw new ConfigError(`${where}: cannot load ${path}: ${firstLineOf(error)}`, {
+      path: where,
+      cause: error,
+      hint: 'fix the error in the module (try running it with node or tsx on its own)',
+    });
+  }
+}
+
+/** tsx pulls in esbuild; load it only when a config actually has a TypeScript tool. */
+async function importTypeScript(url: string): Promise<unknown> {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, import.meta.url);
+}
+
+async function fileKind(path: string): Promise<'file' | 'missing' | 'other'> {
+  try {
+    return (await stat(path)).isFile() ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The line of a load error worth printing: bundlers' "failed with 1 error:" summaries are skipped. */
+function firstLineOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/failed with \d+ errors?:$/.test(line));
+  const line = lines[0] ?? 'unknown error';
+  const name = error instanceof Error ? error.name : '';
+  // "Unexpected token" alone does not say it is a syntax error.
+  return name !== '' && name !== 'Error' && !line.startsWith(name) ? `${name}: ${line}` : line;
+}

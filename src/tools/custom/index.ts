@@ -1,0 +1,6 @@
+export { customToolProvider, formatToolOutput } from './custom-tool-provider.js';
+export {
+  loadCustomTools,
+  type CustomToolSettings,
+  type LoadCustomToolsOptions,
+} from './load-custom-tools.js';
