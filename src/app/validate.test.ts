@@ -59,4 +59,27 @@ describe('validateConfig', () => {
     expect(report.warnings[0]?.message).toContain('set the OPENAI_API_KEY environment variable');
     expect(report.warnings[0]?.path).toBe('agents[1].backend.api_key');
   });
+
+  it('reports a missing custom tool module as an error and an MCP command not on PATH as a warning', () => {
+    const file = write(`agents:
+  - id: a
+    backend:
+      type: chatcompletion
+      model: m
+      base_url: http://127.0.0.1:1/v1
+      custom_tools:
+        - { name: wc, path: tools/missing.ts, function: wordCount, parameters: { type: object } }
+      mcp_servers:
+        ghost: { command: massgen-no-such-server }
+        here: { command: node }
+`);
+    const report = validateConfig(file, { cwd: dir, env: { PATH: path.dirname(process.execPath) } });
+    expect(report.errors.map((e) => e.message)).toEqual([
+      `agents[0].backend.custom_tools[0].path: custom tool module not found: ${path.join(dir, 'tools', 'missing.ts')}`,
+    ]);
+    expect(report.warnings.map((w) => w.message)).toEqual([
+      'agents[0].backend.mcp_servers.ghost.command: "massgen-no-such-server" was not found on PATH; MCP server "ghost" will not start here',
+    ]);
+    expect(report.valid).toBe(false);
+  });
 });

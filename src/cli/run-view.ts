@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
 import type { PreparedRun } from '../app/index.js';
 import type { RunEvent } from '../types/events.js';
 import { isLiveViewSupported, startLiveView } from '../tui/index.js';
+import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from './plain-display.js';
 
@@ -33,11 +35,17 @@ export interface RunViewOptions {
  * Picks the view for a run: `--automation` lines; `silent` → only the final answer; the live
  * terminal UI on a TTY (`rich_terminal`, the default); otherwise plain streaming text. `--debug`
  * adds every event on stderr and keeps the plain view, since the live view owns the screen.
+ *
+ * With `orchestrator.auto_approve: false` every ordinary tool call is held until answered: the live
+ * view asks with `y`/`n`; the other views ask on the terminal (`[y/N]`), or, with no terminal or with
+ * `--automation`, deny each call at once (see `createApprovalPrompt`).
  */
 export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: PreparedRun): RunView {
   const handlers: ((event: RunEvent) => void)[] = [];
   let finish = async (): Promise<void> => {};
   let live = false;
+  const holdsCalls = !prepared.config.orchestrator.auto_approve;
+  let approvals: ApprovalPrompt | null = null;
   const displayType = prepared.config.ui.display_type;
   if (options.automation) {
     printAutomationHeader(io.stdout, prepared);
@@ -57,9 +65,19 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
       stdout: io.terminal.stdout,
       stdin: io.terminal.stdin,
       onCancel: () => io.requestInterrupt?.(),
+      onApproval: (agentId, callId, approved) =>
+        prepared.respondToApproval(
+          agentId,
+          callId,
+          approved ? { approved: true } : { approved: false, reason: USER_DENIED_REASON },
+        ),
     });
     live = true;
     handlers.push((event) => view.handle(event));
+    if (holdsCalls && io.terminal.stdin.isTTY !== true) {
+      // No keys reach the live view: deny at once (its timeline shows why; stderr would garble it).
+      approvals = createApprovalPrompt(prepared, {});
+    }
     finish = async () => {
       await view.finish();
       live = false;
@@ -67,10 +85,31 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   } else {
     handlers.push(createPlainDisplay(io.stdout, { showReasoning: options.debug }));
   }
+  if (holdsCalls && !live) {
+    const terminal = io.terminal;
+    // Questions go where the user looks: stdout on a terminal, else (stdout redirected) stderr.
+    const output = terminal?.stdout.isTTY === true ? terminal.stdout : writableOf(io.stderr);
+    approvals = createApprovalPrompt(prepared, {
+      automation: options.automation,
+      warn: io.stderr,
+      ...(terminal ? { terminal: { input: terminal.stdin, output } } : {}),
+      ...(io.requestInterrupt ? { onInterrupt: io.requestInterrupt } : {}),
+    });
+  }
   if (options.debug) {
     handlers.push((event) => {
       if (event.type !== 'agent.text.delta') io.stderr(`[event] ${JSON.stringify(event)}\n`);
     });
+  }
+  if (approvals) {
+    // Last, so a question follows the lines that say the call waits.
+    const prompt = approvals;
+    handlers.push((event) => prompt.handle(event));
+    const finishView = finish;
+    finish = async () => {
+      prompt.close();
+      await finishView();
+    };
   }
   return {
     handle: (event) => handlers.forEach((handle) => handle(event)),
@@ -79,4 +118,14 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
       return live;
     },
   };
+}
+
+/** A stream over a {@link Write} function (for readline). */
+function writableOf(write: Write): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      write(chunk.toString());
+      callback();
+    },
+  });
 }

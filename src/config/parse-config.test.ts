@@ -4,6 +4,14 @@ import { backend, diagnosticsOf, messagesOf } from './config.test-support.js';
 import { ConfigValidationError } from './diagnostics.js';
 import { parseConfig } from './parse-config.js';
 
+const TOOL_DEFAULTS = {
+  mcp_servers: {},
+  custom_tools: [],
+  exclude_tools: [],
+  tool_timeout_seconds: 60,
+  max_tool_result_chars: 20_000,
+};
+
 describe('parseConfig: valid configs', () => {
   it('accepts the single `agent:` form and normalises it to `agents`', () => {
     const config = parseConfig({ agent: { backend } }, { env: {} });
@@ -24,7 +32,12 @@ describe('parseConfig: valid configs', () => {
 
   it('fills every default', () => {
     const config = parseConfig({ agent: { backend } }, { env: {} });
-    expect(config.agents[0].backend).toEqual({ ...backend, max_retries: 3, provider_options: {} });
+    expect(config.agents[0].backend).toEqual({
+      ...backend,
+      ...TOOL_DEFAULTS,
+      max_retries: 3,
+      provider_options: {},
+    });
     expect(config.orchestrator).toEqual({
       max_new_answers_per_agent: null,
       answer_novelty_requirement: 'lenient',
@@ -34,6 +47,8 @@ describe('parseConfig: valid configs', () => {
       final_presentation: 'present',
       max_steps_per_turn: 30,
       max_cost_usd: null,
+      auto_approve: true,
+      coordination: { enable_planning_mode: false, planning_mode_allowed_tools: [] },
     });
     expect(config.pricing).toEqual({});
     expect(config.rate_limits).toEqual({});

@@ -355,3 +355,74 @@ export function threeAgentRun(until: keyof typeof stages = 'finish'): Builder {
   }
   return b;
 }
+
+/**
+ * Tools in a two-agent run (gpt, claude): MCP servers come up (one fails), planning mode classifies
+ * the tools, gpt's `write_file` is only recorded for the plan, and claude's calls wait for approval —
+ * `read_file` (c2) and then, from gpt, `fetch` (c3). Nothing is answered yet.
+ */
+export function toolRun(): Builder {
+  const b = eventBuilder();
+  b.emit({ type: 'run.started', question: QUESTION, agents: AGENTS.slice(0, 2), settings: {} });
+  b.emit({
+    type: 'mcp.server.ready',
+    agentId: 'gpt',
+    server: 'fs',
+    tools: ['a', 'b', 'c', 'd', 'e'],
+    durationMs: 300,
+  });
+  b.emit({
+    type: 'mcp.server.failed',
+    agentId: 'claude',
+    server: 'web',
+    message: 'spawn npx ENOENT',
+    retryInSeconds: 30,
+  });
+  b.emit({
+    type: 'planning.tools.classified',
+    decisions: [
+      { agentId: 'gpt', toolName: 'read_file', allowed: true, source: 'annotation' },
+      { agentId: 'gpt', toolName: 'write_file', allowed: false, source: 'analysis' },
+      { agentId: 'claude', toolName: 'read_file', allowed: true, source: 'annotation' },
+      { agentId: 'claude', toolName: 'write_file', allowed: false, source: 'analysis' },
+    ],
+    analysisAgentId: 'gpt',
+  });
+  for (const { agentId } of AGENTS.slice(0, 2)) {
+    b.emit({ type: 'agent.turn.started', agentId, turn: 1, visibleAnswers: [] });
+    b.emit({ type: 'agent.step.started', agentId, phase: 'coordination', step: 1 });
+  }
+  b.emit({
+    type: 'tool.call.started',
+    agentId: 'gpt',
+    phase: 'coordination',
+    callId: 'c1',
+    toolName: 'write_file',
+    arguments: { path: 'notes.txt', content: 'Paris' },
+  });
+  b.emit({
+    type: 'tool.call.finished',
+    agentId: 'gpt',
+    phase: 'coordination',
+    callId: 'c1',
+    toolName: 'write_file',
+    result: 'write_file was recorded for the plan',
+    isError: false,
+    durationMs: 0,
+    deferred: true,
+  });
+  const held = (agentId: string, callId: string, toolName: string, args: unknown) => {
+    b.emit({ type: 'tool.call.started', agentId, phase: 'coordination', callId, toolName, arguments: args });
+    b.emit({
+      type: 'tool.approval.requested',
+      agentId,
+      phase: 'coordination',
+      callId,
+      toolName,
+      arguments: args,
+    });
+  };
+  held('claude', 'c2', 'read_file', { path: 'report.md' });
+  held('gpt', 'c3', 'fetch', { url: 'https://example.com/paris' });
+  return b;
+}

@@ -10,7 +10,15 @@ import {
   tailLines,
   wrapText,
 } from './format.js';
-import type { AgentView, TimelineKind, TranscriptEntry, UiState, ViewState } from './view-state.js';
+import {
+  currentApproval,
+  unansweredApprovals,
+  type AgentView,
+  type TimelineKind,
+  type TranscriptEntry,
+  type UiState,
+  type ViewState,
+} from './view-state.js';
 
 /**
  * The content of the live view as styled lines, computed purely from the view state and a width.
@@ -33,10 +41,12 @@ export const DEFAULT_ROWS = 24;
 export const DEFAULT_COLUMNS = 80;
 
 /**
- * Lines available between header and footer. One row is kept free: Ink redraws a frame as tall as
- * the terminal by clearing the whole screen (and scrollback), so the live frame stays shorter.
+ * Lines available between header and footer, less `reserved` rows (the approval prompt). One row is
+ * kept free: Ink redraws a frame as tall as the terminal by clearing the whole screen (and
+ * scrollback), so the live frame stays shorter.
  */
-export const bodyHeight = (rows: number): number => Math.max(3, rows - 1 - HEADER_LINES - FOOTER_LINES);
+export const bodyHeight = (rows: number, reserved = 0): number =>
+  Math.max(3, rows - 1 - HEADER_LINES - FOOTER_LINES - reserved);
 
 /** Colours that tell agents apart, in run order. */
 const AGENT_COLORS = ['cyan', 'magenta', 'yellow', 'green', 'blue', 'red'] as const;
@@ -97,16 +107,24 @@ export function panelStatusLine(view: AgentView, width: number): StyledLine | nu
   }
   const tool = view.tool;
   if (!tool) return null;
-  const name = `⚙ ${tool.toolName}${tool.providerExecuted ? ' [provider]' : ''}`;
+  const name = `${tool.toolName}${tool.providerExecuted ? ' [provider]' : ''}`;
+  const took = seconds(tool.durationMs ?? 0);
   switch (tool.state) {
     case 'running':
-      return line(fitLine(`${name} ${formatArguments(tool.args, width)} …`, width), { color: 'yellow' });
-    case 'ok':
-      return line(fitLine(`${name} ✓ ${seconds(tool.durationMs ?? 0)}`, width), { dim: true });
-    case 'error':
-      return line(fitLine(`${name} ✗ failed after ${seconds(tool.durationMs ?? 0)}`, width), {
-        color: 'red',
+      return line(fitLine(`⚙ ${name} ${formatArguments(tool.args, width)} …`, width), { color: 'yellow' });
+    case 'awaiting-approval':
+      return line(fitLine(`? ${name} waits for approval: ${formatArguments(tool.args, width)}`, width), {
+        color: 'yellow',
+        bold: true,
       });
+    case 'ok':
+      return line(fitLine(`⚙ ${name} ✓ ${took}`, width), { dim: true });
+    case 'error':
+      return line(fitLine(`⚙ ${name} ✗ failed after ${took}`, width), { color: 'red' });
+    case 'denied':
+      return line(fitLine(`✖ ${name} denied`, width), { color: 'red' });
+    case 'deferred':
+      return line(fitLine(`⏸ ${name} planned (not run while planning)`, width), { color: 'blue' });
   }
 }
 
@@ -143,14 +161,50 @@ function entryLines(entry: TranscriptEntry, width: number, first: boolean): Styl
         ),
         { color: 'yellow' },
       );
-      if (entry.result === null) return [head, line('  … running', { dim: true })];
+      const approval = entry.approval;
+      if (approval?.state === 'denied') {
+        const why = approval.reason ? `: ${approval.reason}` : '';
+        return [head, ...lines(indent(wrapText(`✖ denied${why}`, w - 2).slice(0, 3)), { color: 'red' })];
+      }
+      const approved = approval?.state === 'approved' ? [line('  ✔ approved', { dim: true })] : [];
+      if (entry.deferred) {
+        return [
+          head,
+          line(fitLine('  ⏸ planned — recorded for the plan, not run (planning mode)', w), { color: 'blue' }),
+        ];
+      }
+      if (approval?.state === 'pending') {
+        return [head, line('  ? waiting for approval', { color: 'yellow', bold: true })];
+      }
+      if (entry.result === null) return [head, ...approved, line('  … running', { dim: true })];
       const status = entry.isError ? '✗ error' : '✓';
       const result = wrapText(`${status} ${seconds(entry.durationMs ?? 0)}: ${entry.result}`, w - 2).slice(
         0,
         3,
       );
-      return [head, ...lines(indent(result), entry.isError ? { color: 'red' } : { dim: true })];
+      return [head, ...approved, ...lines(indent(result), entry.isError ? { color: 'red' } : { dim: true })];
     }
+    case 'mcp-ready':
+      return [
+        line(
+          fitLine(
+            `MCP "${entry.server}" ready in ${seconds(entry.durationMs)}: ` +
+              (entry.tools.length > 0 ? entry.tools.join(', ') : 'no tools'),
+            w,
+          ),
+          { dim: true },
+        ),
+      ];
+    case 'mcp-failed':
+      return lines(
+        wrapText(
+          `✖ MCP "${entry.server}" failed: ${entry.message} (` +
+            (entry.retryInSeconds === null ? 'off for this run' : `retry in ${entry.retryInSeconds}s`) +
+            ')',
+          w,
+        ),
+        { color: 'red' },
+      );
     case 'retry':
       return lines(
         wrapText(
@@ -245,6 +299,12 @@ const TIMELINE_STYLE: Record<TimelineKind, Omit<StyledLine, 'text'>> = {
   presentation: { color: 'cyan' },
   final: { color: 'green', bold: true },
   finished: { bold: true },
+  'mcp-ready': { dim: true },
+  'mcp-failed': { color: 'red' },
+  planning: { color: 'blue' },
+  approval: { color: 'yellow', bold: true },
+  approved: { color: 'green' },
+  denied: { color: 'red' },
 };
 
 /** The coordination table: one row per significant event — time since the start, agent, what happened. */
@@ -348,13 +408,15 @@ export function screenLines(state: ViewState, ui: UiState, width: number): Style
   }
 }
 
-/** Rows a scrolling screen has for its lines: the body less its title line. */
-export const screenHeight = (rows: number): number => Math.max(1, bodyHeight(rows) - 1);
+/** Rows a scrolling screen has for its lines: the body (less `reserved` rows) less its title line. */
+export const screenHeight = (rows: number, reserved = 0): number =>
+  Math.max(1, bodyHeight(rows, reserved) - 1);
 
 /** How far the current screen can scroll back. */
 export function scrollExtent(state: ViewState, ui: UiState, columns: number, rows: number): number {
   const all = screenLines(state, ui, columns);
-  return all ? Math.max(0, all.length - screenHeight(rows)) : 0;
+  const reserved = approvalPromptHeight(state, ui);
+  return all ? Math.max(0, all.length - screenHeight(rows, reserved)) : 0;
 }
 
 /** The window of `all` that shows `height` rows, `scroll` rows back from the end. */
@@ -368,4 +430,41 @@ export function windowLines(
   const end = all.length - back;
   const start = Math.max(0, end - height);
   return { lines: all.slice(start, end), above: start, below: back };
+}
+
+// --- approval prompt --------------------------------------------------------------------------------
+
+/** Lines inside the approval prompt's border. */
+const APPROVAL_LINES = 3;
+
+/** Rows the approval prompt takes (borders included), or 0 when nothing waits. */
+export const approvalPromptHeight = (state: ViewState, ui: UiState): number =>
+  currentApproval(state, ui) ? APPROVAL_LINES + 2 : 0;
+
+/**
+ * The approval prompt: which agent wants to run which tool, its arguments on one line, and the keys
+ * (`canAnswer`: `y`/`n` reach someone who can answer). Empty when nothing waits.
+ */
+export function approvalPromptLines(
+  state: ViewState,
+  ui: UiState,
+  width: number,
+  canAnswer: boolean,
+): StyledLine[] {
+  const waiting = unansweredApprovals(state, ui);
+  const approval = waiting[0];
+  if (!approval) return [];
+  const w = Math.max(10, width);
+  const phase = approval.phase === 'presentation' ? ' (presenting the final answer)' : '';
+  const more = waiting.length > 1 ? `  ·  ${waiting.length - 1} more waiting` : '';
+  return [
+    line(fitLine(`? ${approval.agentId} wants to run ${approval.toolName}${phase}`, w), {
+      color: 'yellow',
+      bold: true,
+    }),
+    line(fitLine(`  ${formatArguments(approval.args, w)}`, w)),
+    canAnswer
+      ? line(cutLine(`y approve  ·  n deny${more}`, w), { bold: true })
+      : line(cutLine(`waiting for an answer from outside this view${more}`, w), { dim: true }),
+  ];
 }

@@ -10,6 +10,12 @@ export interface LiveViewOptions {
   stdin: NodeJS.ReadStream;
   /** Called once, the first time the user presses `q` or Ctrl-C. The caller cancels the run. */
   onCancel: () => void;
+  /**
+   * Called when the user answers the approval prompt of a held tool call (`y`: approved, `n`: denied;
+   * the keys only act while a call waits). The caller answers the run, e.g. `prepared.respondToApproval`.
+   * Without it the prompt still shows, but `y`/`n` do nothing.
+   */
+  onApproval?: (agentId: string, callId: string, approved: boolean) => void;
   /** Overrides the terminal's width. */
   columns?: number;
   /** Overrides the terminal's height. */
@@ -44,7 +50,8 @@ export function isLiveViewSupported(
 
 /**
  * Starts the live multi-agent view (the default display on a terminal) and returns its handle.
- * Ctrl-C and `q` are handled here (Ink's own Ctrl-C exit is off): both call `onCancel` once.
+ * Ctrl-C and `q` are handled here (Ink's own Ctrl-C exit is off): both call `onCancel` once. While a
+ * tool call waits for approval, `y`/`n` answer it through `onApproval`.
  *
  * @example
  * ```ts
@@ -54,7 +61,10 @@ export function isLiveViewSupported(
  * ```
  */
 export function startLiveView(options: LiveViewOptions): LiveViewHandle {
-  const store = new LiveViewStore({ onCancel: options.onCancel });
+  const store = new LiveViewStore({
+    onCancel: options.onCancel,
+    ...(options.onApproval ? { onApproval: options.onApproval } : {}),
+  });
   const instance = render(
     <LiveViewApp
       store={store}

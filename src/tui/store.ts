@@ -1,5 +1,6 @@
 import type { RunEvent } from '../types/events.js';
 import {
+  answerApproval,
   initialUiState,
   initialViewState,
   reduceUi,
@@ -22,6 +23,11 @@ export interface LiveViewSnapshot {
 export interface LiveViewStoreOptions {
   /** Called once, the first time `q` or Ctrl-C is pressed. */
   onCancel?: () => void;
+  /**
+   * Called when `y` (approved) or `n` is pressed while a tool call waits for approval. Without it
+   * `y`/`n` do nothing.
+   */
+  onApproval?: (agentId: string, callId: string, approved: boolean) => void;
   /** Rendered snapshots are at most this often (events in between are batched). Default 50 ms. */
   flushMs?: number;
   /** The clock (tests). */
@@ -48,11 +54,13 @@ export class LiveViewStore {
   private readonly flushMs: number;
   private readonly now: () => number;
   private readonly onCancel: (() => void) | undefined;
+  private readonly onApproval: LiveViewStoreOptions['onApproval'];
 
   constructor(options: LiveViewStoreOptions = {}) {
     this.flushMs = options.flushMs ?? 50;
     this.now = options.now ?? Date.now;
     this.onCancel = options.onCancel;
+    this.onApproval = options.onApproval;
     this.snapshot = { view: this.view, ui: this.ui, now: this.now(), closed: false };
   }
 
@@ -79,9 +87,26 @@ export class LiveViewStore {
     }
   }
 
-  /** Applies a key press and publishes at once. Calls `onCancel` the first time cancel is asked for. */
+  /** Whether `y`/`n` answer tool approvals (an `onApproval` was given). */
+  get canApprove(): boolean {
+    return this.onApproval !== undefined;
+  }
+
+  /**
+   * Applies a key press and publishes at once. Calls `onCancel` the first time cancel is asked for,
+   * and `onApproval` for `y`/`n` while a tool call waits for approval.
+   */
   key(key: UiKey, context: Omit<UiContext, 'agentCount'> = {}): void {
     if (this.closed) return;
+    // The prompt on screen is the published one: answer that, not a newer one not yet shown.
+    const answer = this.onApproval ? answerApproval(this.snapshot.view, this.ui, key) : null;
+    if (answer) {
+      this.ui = answer.ui;
+      this.dirty = true;
+      this.flush();
+      this.onApproval?.(answer.approval.agentId, answer.approval.callId, answer.approved);
+      return;
+    }
     const ui = reduceUi(this.ui, key, { agentCount: this.view.run.agents.length, ...context });
     if (ui === this.ui) return;
     this.ui = ui;

@@ -1,3 +1,5 @@
+import type { PendingApproval, ViewState } from './view-types.js';
+
 /** The live view's UI state: which screen is shown, and how keys move between screens. */
 
 export type UiMode = 'panels' | 'agent' | 'table' | 'votes';
@@ -10,6 +12,11 @@ export interface UiState {
   scroll: number;
   /** `q` or Ctrl-C was pressed. */
   cancelRequested: boolean;
+  /**
+   * Approvals answered with `y`/`n` ({@link approvalKey}) whose `tool.approval.resolved` has not
+   * arrived yet: the prompt moves on to the next one at once.
+   */
+  answered: string[];
 }
 
 export const initialUiState = (): UiState => ({
@@ -17,6 +24,7 @@ export const initialUiState = (): UiState => ({
   selectedAgent: 0,
   scroll: 0,
   cancelRequested: false,
+  answered: [],
 });
 
 /** A key press, shaped like Ink's `useInput` arguments (`input` plus the flags of `Key`). */
@@ -82,4 +90,38 @@ export function reduceUi(ui: UiState, key: UiKey, context: UiContext): UiState {
   else return ui;
   scroll = Math.min(max, Math.max(0, scroll));
   return scroll === ui.scroll ? ui : { ...ui, scroll };
+}
+
+// --- approvals --------------------------------------------------------------------------------------
+
+/** Identifies a held tool call (call ids are only unique per agent). */
+export const approvalKey = (approval: Pick<PendingApproval, 'agentId' | 'callId'>): string =>
+  `${approval.agentId}\u0000${approval.callId}`;
+
+/** The approvals the prompt has still to ask about, oldest first. */
+export function unansweredApprovals(view: ViewState, ui: UiState): PendingApproval[] {
+  if (ui.answered.length === 0) return view.approvals;
+  return view.approvals.filter((approval) => !ui.answered.includes(approvalKey(approval)));
+}
+
+/** The approval the prompt shows: the oldest pending one not answered yet, or null. */
+export const currentApproval = (view: ViewState, ui: UiState): PendingApproval | null =>
+  unansweredApprovals(view, ui)[0] ?? null;
+
+/**
+ * `y` approves and `n` denies the approval the prompt shows. Returns null for any other key, or when
+ * nothing waits (then `y`/`n` mean nothing); else the answer and the UI state with the call marked as
+ * answered (keys of calls no longer pending are forgotten).
+ */
+export function answerApproval(
+  view: ViewState,
+  ui: UiState,
+  key: UiKey,
+): { ui: UiState; approval: PendingApproval; approved: boolean } | null {
+  if (key.ctrl || (key.input !== 'y' && key.input !== 'n')) return null;
+  const approval = currentApproval(view, ui);
+  if (!approval) return null;
+  const pending = new Set(view.approvals.map(approvalKey));
+  const answered = [...ui.answered.filter((k) => pending.has(k)), approvalKey(approval)];
+  return { ui: { ...ui, answered }, approval, approved: key.input === 'y' };
 }

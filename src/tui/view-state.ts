@@ -9,7 +9,16 @@ import { oneLine, truncate } from '../util/text.js';
  * a timeline of significant events, and the final presentation. No coordination logic lives here.
  */
 
-import type { AgentView, TextKind, TimelineKind, TranscriptEntry, ViewState } from './view-types.js';
+import type {
+  AgentView,
+  ApprovalState,
+  PendingApproval,
+  TextKind,
+  TimelineKind,
+  ToolActivity,
+  TranscriptEntry,
+  ViewState,
+} from './view-types.js';
 
 export * from './view-types.js';
 export * from './badges.js';
@@ -75,6 +84,55 @@ function appendText(a: AgentView, phase: Phase, textKind: TextKind, text: string
   return push(a, { ts, kind: 'text', phase, textKind, text });
 }
 
+/** A tool call that has not finished: running, or held for approval. */
+const unfinished = (tool: ToolActivity | null): boolean =>
+  tool?.state === 'running' || tool?.state === 'awaiting-approval';
+
+/** Updates the transcript entry of tool call `callId` (the latest one with that id). */
+function patchToolEntry(
+  a: AgentView,
+  callId: string,
+  patch: (entry: Extract<TranscriptEntry, { kind: 'tool' }>) => TranscriptEntry,
+): AgentView {
+  for (let i = a.transcript.length - 1; i >= 0; i--) {
+    const entry = a.transcript[i];
+    if (entry?.kind === 'tool' && entry.callId === callId) {
+      const transcript = [...a.transcript];
+      transcript[i] = patch(entry);
+      return { ...a, transcript };
+    }
+  }
+  return a;
+}
+
+/** Updates the agent's tool activity if it is call `callId`. */
+const patchTool = (a: AgentView, callId: string, patch: Partial<ToolActivity>): AgentView =>
+  a.tool && a.tool.callId === callId ? { ...a, tool: { ...a.tool, ...patch } } : a;
+
+/**
+ * Drops the pending approvals a run can no longer answer: those of `agentId` (its turn or
+ * presentation ended, so its held calls were abandoned), or all of them (`null`: the run ended).
+ */
+function dropApprovals(state: ViewState, agentId: string | null): ViewState {
+  const approvals =
+    agentId === null ? [] : state.approvals.filter((approval) => approval.agentId !== agentId);
+  return approvals.length === state.approvals.length ? state : { ...state, approvals };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Which tools run while the agents plan and which wait for the final presenter, on one line. */
+function planningText(event: Extract<RunEvent, { type: 'planning.tools.classified' }>): string {
+  const names = (allowed: boolean) =>
+    [...new Set(event.decisions.filter((d) => d.allowed === allowed).map((d) => d.toolName))].join(', ') ||
+    'none';
+  return (
+    `PLANNING: run now: ${names(true)}; deferred to the final presenter: ${names(false)}` +
+    (event.analysisAgentId ? ` (unhinted tools classified by ${event.analysisAgentId})` : '') +
+    (event.error ? `; classification FAILED, unhinted tools deferred: ${detail(event.error.message)}` : '')
+  );
+}
+
 const turnOutcomeText = (turn: number, outcome: TurnOutcome, error: ErrorInfo | undefined, n: number) =>
   outcome === 'failed'
     ? `turn ${turn} FAILED${error ? `: ${detail(error.message)}` : ''} (${n} in a row)`
@@ -96,6 +154,7 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
           timeline: [],
           presentation: null,
           final: null,
+          approvals: [],
         },
         event,
         'run',
@@ -230,6 +289,8 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
           result: null,
           isError: false,
           durationMs: null,
+          deferred: false,
+          approval: null,
         }),
         streaming: null,
         retry: null,
@@ -247,33 +308,110 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
 
     case 'tool.call.finished':
       return withAgent(state, event.agentId, (a) => {
-        let index = -1;
-        for (let i = a.transcript.length - 1; i >= 0; i--) {
-          const entry = a.transcript[i];
-          if (entry?.kind === 'tool' && entry.callId === event.callId) {
-            index = i;
-            break;
-          }
-        }
+        const deferred = event.deferred === true;
         const result = truncate(event.result, TOOL_TEXT);
-        const transcript =
-          index < 0
-            ? a.transcript
-            : a.transcript.map((entry, i) =>
-                i === index && entry.kind === 'tool'
-                  ? { ...entry, result, isError: event.isError, durationMs: event.durationMs }
-                  : entry,
-              );
-        const tool =
-          a.tool && a.tool.callId === event.callId
-            ? {
-                ...a.tool,
-                state: event.isError ? ('error' as const) : ('ok' as const),
-                durationMs: event.durationMs,
-              }
-            : a.tool;
-        return { ...a, transcript, tool };
+        const patched = patchToolEntry(a, event.callId, (entry) => ({
+          ...entry,
+          result,
+          isError: event.isError,
+          durationMs: event.durationMs,
+          deferred,
+        }));
+        const toolState: ToolActivity['state'] = deferred
+          ? 'deferred'
+          : a.tool?.state === 'denied'
+            ? 'denied'
+            : event.isError
+              ? 'error'
+              : 'ok';
+        return patchTool(patched, event.callId, { state: toolState, durationMs: event.durationMs });
       });
+
+    case 'tool.approval.requested': {
+      const approval: PendingApproval = {
+        agentId: event.agentId,
+        callId: event.callId,
+        toolName: event.toolName,
+        phase: event.phase,
+        args: json(event.arguments),
+        seq: event.seq,
+        ts: event.ts,
+      };
+      const next = withAgent(state, event.agentId, (a) =>
+        patchTool(
+          patchToolEntry(a, event.callId, (entry) => ({ ...entry, approval: { state: 'pending' } })),
+          event.callId,
+          { state: 'awaiting-approval' },
+        ),
+      );
+      return timeline(
+        { ...next, approvals: [...next.approvals, approval] },
+        event,
+        'approval',
+        `APPROVAL NEEDED: ${event.toolName} ${truncate(oneLine(approval.args), 80)}`,
+      );
+    }
+
+    case 'tool.approval.resolved': {
+      const approval: ApprovalState = event.approved
+        ? { state: 'approved' }
+        : { state: 'denied', reason: event.reason ?? null };
+      const next = withAgent(state, event.agentId, (a) =>
+        patchTool(
+          patchToolEntry(a, event.callId, (entry) => ({ ...entry, approval })),
+          event.callId,
+          { state: event.approved ? 'running' : 'denied' },
+        ),
+      );
+      const approvals = next.approvals.filter(
+        (p) => !(p.agentId === event.agentId && p.callId === event.callId),
+      );
+      return timeline(
+        { ...next, approvals },
+        event,
+        event.approved ? 'approved' : 'denied',
+        event.approved
+          ? `${event.toolName} approved`
+          : `${event.toolName} DENIED${event.reason ? `: ${detail(event.reason)}` : ''}`,
+      );
+    }
+
+    case 'mcp.server.ready':
+      return timeline(
+        withAgent(state, event.agentId, (a) =>
+          push(a, {
+            ts: event.ts,
+            kind: 'mcp-ready',
+            server: event.server,
+            tools: event.tools,
+            durationMs: event.durationMs,
+          }),
+        ),
+        event,
+        'mcp-ready',
+        `MCP "${event.server}" ready: ${plural(event.tools.length, 'tool')}`,
+      );
+
+    case 'mcp.server.failed':
+      return timeline(
+        withAgent(state, event.agentId, (a) =>
+          push(a, {
+            ts: event.ts,
+            kind: 'mcp-failed',
+            server: event.server,
+            message: event.message,
+            retryInSeconds: event.retryInSeconds,
+          }),
+        ),
+        event,
+        'mcp-failed',
+        `MCP "${event.server}" FAILED: ${detail(event.message)} (` +
+          (event.retryInSeconds === null ? 'off for this run' : `retry in ${event.retryInSeconds}s`) +
+          ')',
+      );
+
+    case 'planning.tools.classified':
+      return timeline(state, event, 'planning', planningText(event), null);
 
     case 'workflow.rejected':
       return timeline(
@@ -353,7 +491,7 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
 
     case 'agent.turn.restarted':
       return timeline(
-        withAgent(state, event.agentId, (a) => ({
+        withAgent(dropApprovals(state, event.agentId), event.agentId, (a) => ({
           ...push(a, { ts: event.ts, kind: 'restart', reason: event.reason }),
           streaming: null,
           activity: 'idle',
@@ -364,10 +502,10 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
       );
 
     case 'agent.turn.finished': {
-      const ended = withAgent(state, event.agentId, (a) => {
+      const ended = withAgent(dropApprovals(state, event.agentId), event.agentId, (a) => {
         const base = { ...a, streaming: null, activity: 'idle' as const, retry: null };
         if (event.outcome !== 'failed' && event.outcome !== 'aborted') return base;
-        const tool = base.tool?.state === 'running' ? null : base.tool;
+        const tool = unfinished(base.tool) ? null : base.tool;
         return push(
           { ...base, tool },
           {
@@ -390,7 +528,7 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
 
     case 'agent.dropped':
       return timeline(
-        withAgent(state, event.agentId, (a) => ({
+        withAgent(dropApprovals(state, event.agentId), event.agentId, (a) => ({
           ...push(a, { ts: event.ts, kind: 'dropped', reason: event.reason }),
           activity: 'idle',
           streaming: null,
@@ -439,7 +577,7 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
     case 'presentation.finished':
       return timeline(
         {
-          ...withAgent(state, event.agentId, (a) => ({
+          ...withAgent(dropApprovals(state, event.agentId), event.agentId, (a) => ({
             ...push(a, {
               ts: event.ts,
               kind: 'final',
@@ -470,20 +608,20 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
       const agents = Object.fromEntries(
         Object.entries(state.agents).map(([id, a]) => [
           id,
-          a.activity === 'idle' && a.streaming === null && a.tool?.state !== 'running'
+          a.activity === 'idle' && a.streaming === null && !unfinished(a.tool)
             ? a
             : {
                 ...a,
                 activity: 'idle' as const,
                 streaming: null,
                 retry: null,
-                tool: a.tool?.state === 'running' ? null : a.tool,
+                tool: unfinished(a.tool) ? null : a.tool,
               },
         ]),
       );
       const duration = state.run.startedAt === null ? event.durationMs : event.ts - state.run.startedAt;
       return timeline(
-        { ...state, agents },
+        { ...dropApprovals(state, null), agents },
         event,
         'finished',
         `RUN FINISHED: ${event.status}, exit code ${event.exitCode}, ${(duration / 1000).toFixed(1)}s` +

@@ -13,8 +13,28 @@ export interface ToolActivity {
   args: string;
   /** A built-in tool the provider ran itself (web search, code execution). */
   providerExecuted: boolean;
-  state: 'running' | 'ok' | 'error';
+  /**
+   * `awaiting-approval`: held until someone approves it; `denied`: refused, never run; `deferred`:
+   * planning mode only recorded it for the plan.
+   */
+  state: 'running' | 'awaiting-approval' | 'ok' | 'error' | 'denied' | 'deferred';
   durationMs: number | null;
+}
+
+/** Where a held tool call stands: waiting, or how it was answered. */
+export type ApprovalState =
+  { state: 'pending' } | { state: 'approved' } | { state: 'denied'; reason: string | null };
+
+/** A tool call waiting for approval (`tool.approval.requested` not yet resolved). */
+export interface PendingApproval {
+  agentId: string;
+  callId: string;
+  toolName: string;
+  phase: Phase;
+  /** The arguments as one line of JSON. */
+  args: string;
+  seq: number;
+  ts: number;
 }
 
 /** One item of an agent's full transcript (the detail view), in event order. */
@@ -30,7 +50,13 @@ export type TranscriptEntry = { ts: number } & (
       result: string | null;
       isError: boolean;
       durationMs: number | null;
+      /** Planning mode recorded the call for the plan instead of running it. */
+      deferred: boolean;
+      /** Null when the call was not held for approval. */
+      approval: ApprovalState | null;
     }
+  | { kind: 'mcp-ready'; server: string; tools: string[]; durationMs: number }
+  | { kind: 'mcp-failed'; server: string; message: string; retryInSeconds: number | null }
   | { kind: 'retry'; attempt: number; delayMs: number; message: string }
   | { kind: 'rejected'; toolName: string | null; reason: string; retriesLeft: number }
   | { kind: 'answer'; label: string; content: string }
@@ -84,7 +110,13 @@ export type TimelineKind =
   | 'coordination'
   | 'presentation'
   | 'final'
-  | 'finished';
+  | 'finished'
+  | 'mcp-ready'
+  | 'mcp-failed'
+  | 'planning'
+  | 'approval'
+  | 'approved'
+  | 'denied';
 
 /** One significant event, for the coordination timeline. `agentId` is null for run-wide events. */
 export interface TimelineEntry {
@@ -120,6 +152,8 @@ export interface ViewState {
   timeline: TimelineEntry[];
   presentation: PresentationView | null;
   final: FinalAnswerView | null;
+  /** Tool calls waiting for approval, oldest first (requested, not yet resolved or abandoned). */
+  approvals: PendingApproval[];
   /** Events applied so far. */
   eventCount: number;
 }
@@ -130,5 +164,6 @@ export const initialViewState = (): ViewState => ({
   timeline: [],
   presentation: null,
   final: null,
+  approvals: [],
   eventCount: 0,
 });

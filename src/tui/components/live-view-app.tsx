@@ -26,7 +26,8 @@ function useTerminalSize(): { columns: number | undefined; rows: number | undefi
 }
 
 /**
- * The live view wired to a {@link LiveViewStore} and the keyboard. Keys go to the store (`reduceUi`);
+ * The live view wired to a {@link LiveViewStore} and the keyboard. Keys go to the store (`reduceUi`,
+ * and `y`/`n` for a pending tool approval);
  * once cancellation is requested, raw mode is released so a further Ctrl-C reaches the process as a
  * plain SIGINT.
  */
@@ -46,5 +47,14 @@ export function LiveViewApp({ store, columns, rows }: LiveViewAppProps) {
   );
 
   if (snapshot.closed) return null;
-  return <LiveView view={snapshot.view} ui={snapshot.ui} columns={width} rows={height} now={snapshot.now} />;
+  return (
+    <LiveView
+      view={snapshot.view}
+      ui={snapshot.ui}
+      columns={width}
+      rows={height}
+      now={snapshot.now}
+      canApprove={store.canApprove}
+    />
+  );
 }

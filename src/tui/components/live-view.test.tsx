@@ -3,7 +3,7 @@ import { cleanup } from 'ink-testing-library';
 import { Orchestrator } from '../../coordination/index.js';
 import { ScriptedBackend, step } from '../../testing/index.js';
 import type { RunEvent } from '../../types/events.js';
-import { eventBuilder, AGENTS, threeAgentRun } from '../fixtures.test-support.js';
+import { eventBuilder, AGENTS, threeAgentRun, toolRun } from '../fixtures.test-support.js';
 import { renderAt, settle } from '../render-helpers.test-support.js';
 import { LiveViewStore } from '../store.js';
 import { initialUiState, initialViewState, reduceViewAll, type UiState } from '../view-state.js';
@@ -292,5 +292,183 @@ describe('LiveViewApp keys', () => {
     await settle();
     expect(onCancel).toHaveBeenCalledTimes(1);
     expect(frame(app)).toContain('cancelling…');
+  });
+});
+
+describe('planning mode, MCP servers and tool approvals', () => {
+  const render = (events: RunEvent[], ui: Partial<UiState> = {}, columns = 150, rows = 30) =>
+    renderAt(
+      <LiveView
+        view={reduceViewAll(initialViewState(), events)}
+        ui={{ ...initialUiState(), ...ui }}
+        columns={columns}
+        rows={rows}
+        now={events.at(-1)?.ts ?? 0}
+      />,
+      columns,
+    ).lastFrame() ?? '';
+
+  it('shows the oldest pending approval prominently, with its keys and how many more wait', () => {
+    const b = toolRun();
+    const frame = render(b.events);
+    const lines = frame.split('\n');
+    // Right under the header, above the panels.
+    const prompt = lineIndex(frame, '? claude wants to run read_file');
+    expect(prompt).toBeGreaterThan(1);
+    expect(prompt).toBeLessThan(lineIndex(frame, 'gpt (agent1)'));
+    expect(lines[prompt + 1]).toContain('{"path":"report.md"}');
+    expect(lines[prompt + 2]).toContain('y approve  ·  n deny  ·  1 more waiting');
+    // Both panels say their call waits; gpt's earlier call was only planned.
+    expect(frame).toContain('? read_file waits for approval: {"path":"report.md"}');
+    expect(frame).toContain('? fetch waits for approval');
+    expect(lines.length).toBeLessThan(30);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(150);
+
+    // The prompt fits a short terminal too: the body shrinks, the frame stays shorter than the screen.
+    const short = render(b.events, {}, 80, 14).split('\n');
+    expect(short.length).toBeLessThan(14);
+    expect(short.join('\n')).toContain('? claude wants to run read_file');
+  });
+
+  it('shows a deferred call as planned in the panel and the transcript, and MCP and planning on the timeline', () => {
+    const events = toolRun().events.filter(
+      (e) => !(e.type === 'tool.call.started' && e.callId !== 'c1') && e.type !== 'tool.approval.requested',
+    );
+    const panels = render(events);
+    expect(panels).toContain('⏸ write_file planned (not run while planning)');
+    expect(panels).not.toContain('wants to run');
+    expect(panels).not.toContain('✓');
+
+    const transcript = render(events, { mode: 'agent', selectedAgent: 0 });
+    expect(transcript).toContain('⚙ write_file {"path":"notes.txt","content":"Paris"}');
+    expect(transcript).toContain('⏸ planned — recorded for the plan, not run (planning mode)');
+    expect(transcript).toContain('MCP "fs" ready in 0.3s: a, b, c, d, e');
+
+    const timeline = render(toolRun().events, { mode: 'table' });
+    expect(timeline).toMatch(/gpt\s+MCP "fs" ready: 5 tools/);
+    expect(timeline).toMatch(/claude\s+MCP "web" FAILED: spawn npx ENOENT \(retry in 30s\)/);
+    expect(timeline).toContain('PLANNING: run now: read_file; deferred to the final presenter: write_file');
+    expect(timeline).toMatch(/claude\s+APPROVAL NEEDED: read_file/);
+  });
+
+  it('shows approvals and denials in the transcript', () => {
+    const b = toolRun();
+    b.emit({
+      type: 'tool.approval.resolved',
+      agentId: 'claude',
+      callId: 'c2',
+      toolName: 'read_file',
+      approved: false,
+      reason: 'denied by the user',
+    });
+    b.emit({
+      type: 'tool.approval.resolved',
+      agentId: 'gpt',
+      callId: 'c3',
+      toolName: 'fetch',
+      approved: true,
+    });
+    const claude = render(b.events, { mode: 'agent', selectedAgent: 1 });
+    expect(claude).toContain('✖ denied: denied by the user');
+    expect(claude).toContain('✖ MCP "web" failed: spawn npx ENOENT (retry in 30s)');
+    const gpt = render(b.events, { mode: 'agent', selectedAgent: 0 });
+    expect(gpt).toContain('✔ approved');
+    expect(gpt).toContain('… running');
+    expect(render(b.events)).toContain('✖ read_file denied');
+  });
+});
+
+describe('LiveViewApp approval keys', () => {
+  function start(events: RunEvent[]) {
+    const onCancel = vi.fn();
+    const onApproval = vi.fn();
+    const store = new LiveViewStore({ onCancel, onApproval, now: () => events.at(-1)?.ts ?? 0 });
+    const app = renderAt(<LiveViewApp store={store} columns={120} rows={40} />, 120);
+    for (const event of events) store.handle(event);
+    store.flush();
+    return { app, store, onCancel, onApproval };
+  }
+  const frame = (app: ReturnType<typeof start>['app']) => app.lastFrame() ?? '';
+
+  it('y approves and n denies the call the prompt shows, one after the other', async () => {
+    const b = toolRun();
+    const { app, store, onApproval, onCancel } = start(b.events);
+    await settle();
+    expect(frame(app)).toContain('? claude wants to run read_file');
+    app.stdin.write('y');
+    await settle();
+    expect(onApproval).toHaveBeenLastCalledWith('claude', 'c2', true);
+    // The prompt moves on at once, before the run reports the resolution.
+    expect(frame(app)).toContain('? gpt wants to run fetch');
+    expect(frame(app)).not.toContain('more waiting');
+    app.stdin.write('n');
+    await settle();
+    expect(onApproval).toHaveBeenLastCalledWith('gpt', 'c3', false);
+    expect(frame(app)).not.toContain('wants to run');
+    // Nothing waits: y and n do nothing; the other keys still work.
+    app.stdin.write('y');
+    app.stdin.write('n');
+    await settle();
+    expect(onApproval).toHaveBeenCalledTimes(2);
+    app.stdin.write('r');
+    await settle();
+    expect(frame(app)).toContain('Coordination timeline');
+    // The run resolves the calls; a new request shows the prompt again.
+    b.emit({
+      type: 'tool.approval.resolved',
+      agentId: 'claude',
+      callId: 'c2',
+      toolName: 'read_file',
+      approved: true,
+    });
+    b.emit({
+      type: 'tool.approval.resolved',
+      agentId: 'gpt',
+      callId: 'c3',
+      toolName: 'fetch',
+      approved: false,
+      reason: 'denied by the user',
+    });
+    b.emit({
+      type: 'tool.approval.requested',
+      agentId: 'claude',
+      phase: 'coordination',
+      callId: 'c4',
+      toolName: 'write_file',
+      arguments: { path: 'out.md' },
+    });
+    for (const event of b.events.slice(-3)) store.handle(event);
+    store.flush();
+    await settle();
+    expect(frame(app)).toContain('? claude wants to run write_file');
+    expect(frame(app)).toMatch(/gpt\s+fetch DENIED: denied by the user/);
+    app.stdin.write('y');
+    await settle();
+    expect(onApproval).toHaveBeenLastCalledWith('claude', 'c4', true);
+    app.stdin.write('q');
+    await settle();
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('y and n do nothing while no approval is pending', async () => {
+    const { app, store, onApproval } = start(threeAgentRun('streaming').events);
+    await settle();
+    app.stdin.write('y');
+    app.stdin.write('n');
+    await settle();
+    expect(onApproval).not.toHaveBeenCalled();
+    expect(store.getSnapshot().ui).toEqual(initialUiState());
+  });
+
+  it('without onApproval the prompt shows but y/n do nothing', async () => {
+    const store = new LiveViewStore({ now: () => 0 });
+    const app = renderAt(<LiveViewApp store={store} columns={120} rows={40} />, 120);
+    for (const event of toolRun().events) store.handle(event);
+    store.flush();
+    await settle();
+    expect(app.lastFrame()).toContain('waiting for an answer from outside this view');
+    app.stdin.write('y');
+    await settle();
+    expect(app.lastFrame()).toContain('? claude wants to run read_file');
   });
 });

@@ -1,7 +1,8 @@
 import { Box } from 'ink';
-import { bodyHeight, screenHeight } from '../lines.js';
+import { approvalPromptHeight, approvalPromptLines, bodyHeight, screenHeight } from '../lines.js';
 import type { UiState, ViewState } from '../view-state.js';
 import { AgentGrid } from './agent-grid.js';
+import { ApprovalPrompt } from './approval-prompt.js';
 import { FinalAnswer, finalAnswerHeight } from './final-answer.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
@@ -16,16 +17,19 @@ export interface LiveViewProps {
   rows: number;
   /** The current time (ms since the epoch), for the elapsed time. */
   now: number;
+  /** `y`/`n` answer pending tool approvals (the prompt shows the keys). Default true. */
+  canApprove?: boolean;
 }
 
 /**
- * The live multi-agent view: header, then the agent panels (or one agent's transcript, the timeline,
- * the votes), then key hints. Pure: everything comes from props, and the frame never gets as tall as
- * the terminal.
+ * The live multi-agent view: header, the approval prompt while a tool call waits for one, then the
+ * agent panels (or one agent's transcript, the timeline, the votes), then key hints. Pure: everything
+ * comes from props, and the frame never gets as tall as the terminal.
  */
-export function LiveView({ view, ui, columns, rows, now }: LiveViewProps) {
-  const body = bodyHeight(rows);
-  const height = screenHeight(rows);
+export function LiveView({ view, ui, columns, rows, now, canApprove = true }: LiveViewProps) {
+  const reserved = approvalPromptHeight(view, ui);
+  const body = bodyHeight(rows, reserved);
+  const height = screenHeight(rows, reserved);
   let content;
   switch (ui.mode) {
     case 'agent':
@@ -62,6 +66,7 @@ export function LiveView({ view, ui, columns, rows, now }: LiveViewProps) {
   return (
     <Box flexDirection="column" width={columns}>
       <Header run={view.run} columns={columns} now={now} cancelRequested={ui.cancelRequested} />
+      <ApprovalPrompt lines={approvalPromptLines(view, ui, columns - 4, canApprove)} width={columns} />
       {content}
       <Footer
         mode={ui.mode}
