@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,24 @@ describe('README', () => {
       expect(report.errors).toEqual([]);
       expect(report.warnings).toEqual([]);
       expect(report.agents.map((a) => a.backend)).toEqual(['openai', 'claude', 'chatcompletion']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the tools config validates next to the example tool module', () => {
+    const yaml = /```yaml\n(# tools\.yaml[\s\S]*?)```/.exec(readme)?.[1];
+    expect(yaml, 'README has the tools.yaml example').toBeDefined();
+    const dir = mkdtempSync(path.join(tmpdir(), 'massgen-readme-'));
+    try {
+      writeFileSync(path.join(dir, 'tools.yaml'), yaml as string);
+      copyFileSync(path.join(root, 'examples', 'tools', 'text_tools.ts'), path.join(dir, 'text_tools.ts'));
+      const report = validateConfig('tools.yaml', {
+        cwd: dir,
+        env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', PATH: process.env.PATH },
+      });
+      expect(report.errors).toEqual([]);
+      expect(report.warnings).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

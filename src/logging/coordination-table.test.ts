@@ -97,4 +97,51 @@ describe('wrapText', () => {
     expect(wrapText('x\ny', 10)).toEqual(['x', 'y']);
     expect(wrapText('', 10)).toEqual(['']);
   });
+
+  it('shows the tool events that change a run, and leaves ordinary tool calls to the events file', () => {
+    const call = {
+      agentId: 'alice',
+      phase: 'coordination' as const,
+      callId: 'c',
+      durationMs: 1,
+      isError: false,
+    };
+    const table = formatCoordinationTable(
+      stamp([
+        [0, { type: 'run.started', question: 'q', agents, settings: {} }],
+        [
+          1,
+          {
+            type: 'planning.tools.classified',
+            analysisAgentId: null,
+            decisions: [
+              { agentId: 'alice', toolName: 'read', allowed: true, source: 'annotation' },
+              { agentId: 'alice', toolName: 'write', allowed: false, source: 'annotation' },
+            ],
+          },
+        ],
+        [
+          2,
+          {
+            type: 'mcp.server.failed',
+            agentId: 'alice',
+            server: 'fs',
+            message: 'exited',
+            retryInSeconds: 30,
+          },
+        ],
+        [3, { type: 'tool.call.finished', ...call, toolName: 'read', result: 'r' }],
+        [4, { type: 'tool.call.finished', ...call, toolName: 'write', result: 'planned', deferred: true }],
+        [
+          5,
+          { type: 'tool.approval.resolved', agentId: 'alice', callId: 'd', toolName: 'rm', approved: false },
+        ],
+      ]),
+    );
+    expect(table).toContain('PLANNING MODE: 1 tool(s) deferred to the final presenter (write)');
+    expect(table).toContain('MCP "fs" FAILED: exited');
+    expect(table).toContain('planned write (not');
+    expect(table).toContain('rm DENIED');
+    expect(table).not.toMatch(/\bread\b.*\|/);
+  });
 });

@@ -25,7 +25,7 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 
 const detail = (text: string): string => truncate(text, MAX_DETAIL);
 
-/** The row an event contributes, or null for events too fine-grained to show (text, steps, tools). */
+/** The row an event contributes, or null for events too fine-grained to show (text, steps, most tool calls). */
 function describe(event: RunEvent, startTs: number): Omit<Row, 'ts'> | null {
   const agent = (text: string): Omit<Row, 'ts'> => ({
     agentId: 'agentId' in event ? event.agentId : null,
@@ -48,6 +48,23 @@ function describe(event: RunEvent, startTs: number): Omit<Row, 'ts'> | null {
       );
     case 'answer.submitted':
       return agent(`ANSWER ${event.label}`);
+    // Of the tool events only what changes the course of a run: the full record is in the events file.
+    case 'tool.call.finished':
+      return event.deferred ? agent(`planned ${event.toolName} (not run while planning)`) : null;
+    case 'tool.approval.resolved':
+      return event.approved
+        ? null
+        : agent(`${event.toolName} DENIED${event.reason ? `: ${detail(event.reason)}` : ''}`);
+    case 'mcp.server.failed':
+      return agent(`MCP "${event.server}" FAILED: ${detail(event.message)}`);
+    case 'planning.tools.classified': {
+      const deferred = new Set(event.decisions.filter((d) => !d.allowed).map((d) => d.toolName));
+      return run(
+        `PLANNING MODE: ${deferred.size} tool(s) deferred to the final presenter` +
+          (deferred.size > 0 ? ` (${detail([...deferred].join(', '))})` : '') +
+          (event.error ? `; classification failed: ${detail(event.error.message)}` : ''),
+      );
+    }
     case 'votes.reset':
       return run(
         `VOTES RESET by ${event.causedBy}` +

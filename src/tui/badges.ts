@@ -1,6 +1,6 @@
 import type { AgentState, RunState } from '../types/run-state.js';
 import type { AgentView, ViewState } from './view-types.js';
-import { emptyAgentView } from './view-state.js';
+import { emptyAgentView } from './view-state-helpers.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Badges: the one-word status of an agent panel.

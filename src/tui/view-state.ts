@@ -1,6 +1,18 @@
-import type { ErrorInfo, Phase, RunEvent, TurnOutcome } from '../types/events.js';
+import type { ErrorInfo, RunEvent, TurnOutcome } from '../types/events.js';
 import { reduceRunState } from '../types/run-state.js';
-import { oneLine, truncate } from '../util/text.js';
+import { reduceToolEvent } from './reduce-tool-events.js';
+import {
+  agentEntry,
+  appendText,
+  detail,
+  dropApprovals,
+  emptyAgentView,
+  push,
+  timeline,
+  unfinished,
+  withAgent,
+} from './view-state-helpers.js';
+import type { ViewState } from './view-types.js';
 
 /**
  * The live view's state: a pure reducer over the run's event stream. The canonical projection
@@ -9,129 +21,10 @@ import { oneLine, truncate } from '../util/text.js';
  * a timeline of significant events, and the final presentation. No coordination logic lives here.
  */
 
-import type {
-  AgentView,
-  ApprovalState,
-  PendingApproval,
-  TextKind,
-  TimelineKind,
-  ToolActivity,
-  TranscriptEntry,
-  ViewState,
-} from './view-types.js';
-
 export * from './view-types.js';
 export * from './badges.js';
 export * from './ui-state.js';
-
-export const emptyAgentView = (agentId: string): AgentView => ({
-  agentId,
-  text: '',
-  reasoning: '',
-  streaming: null,
-  activity: 'idle',
-  tool: null,
-  retry: null,
-  updateLabels: [],
-  transcript: [],
-  stepStart: { text: 0, reasoning: 0, transcript: 0, presentation: 0 },
-});
-
-/** Cut for reasons and messages in the timeline (the transcript keeps them whole). */
-const DETAIL = 160;
-/** Tool arguments and results kept for the transcript. */
-const TOOL_TEXT = 2000;
-
-const detail = (text: string): string => truncate(oneLine(text), DETAIL);
-
-function json(value: unknown): string {
-  try {
-    return truncate(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), TOOL_TEXT);
-  } catch {
-    return truncate(String(value), TOOL_TEXT);
-  }
-}
-
-function withAgent(state: ViewState, agentId: string, patch: (a: AgentView) => AgentView): ViewState {
-  const current = state.agents[agentId] ?? emptyAgentView(agentId);
-  return { ...state, agents: { ...state.agents, [agentId]: patch(current) } };
-}
-
-const push = (a: AgentView, entry: TranscriptEntry): AgentView => ({
-  ...a,
-  transcript: [...a.transcript, entry],
-});
-
-function timeline(
-  state: ViewState,
-  event: RunEvent,
-  kind: TimelineKind,
-  text: string,
-  agentId: string | null = 'agentId' in event ? event.agentId : null,
-): ViewState {
-  return {
-    ...state,
-    timeline: [...state.timeline, { seq: event.seq, ts: event.ts, agentId, kind, text }],
-  };
-}
-
-/** Appends streamed text to the agent's transcript, continuing the open text entry if there is one. */
-function appendText(a: AgentView, phase: Phase, textKind: TextKind, text: string, ts: number): AgentView {
-  const last = a.transcript.at(-1);
-  if (last && last.kind === 'text' && last.phase === phase && last.textKind === textKind && a.streaming) {
-    return { ...a, transcript: [...a.transcript.slice(0, -1), { ...last, text: last.text + text }] };
-  }
-  return push(a, { ts, kind: 'text', phase, textKind, text });
-}
-
-/** A tool call that has not finished: running, or held for approval. */
-const unfinished = (tool: ToolActivity | null): boolean =>
-  tool?.state === 'running' || tool?.state === 'awaiting-approval';
-
-/** Updates the transcript entry of tool call `callId` (the latest one with that id). */
-function patchToolEntry(
-  a: AgentView,
-  callId: string,
-  patch: (entry: Extract<TranscriptEntry, { kind: 'tool' }>) => TranscriptEntry,
-): AgentView {
-  for (let i = a.transcript.length - 1; i >= 0; i--) {
-    const entry = a.transcript[i];
-    if (entry?.kind === 'tool' && entry.callId === callId) {
-      const transcript = [...a.transcript];
-      transcript[i] = patch(entry);
-      return { ...a, transcript };
-    }
-  }
-  return a;
-}
-
-/** Updates the agent's tool activity if it is call `callId`. */
-const patchTool = (a: AgentView, callId: string, patch: Partial<ToolActivity>): AgentView =>
-  a.tool && a.tool.callId === callId ? { ...a, tool: { ...a.tool, ...patch } } : a;
-
-/**
- * Drops the pending approvals a run can no longer answer: those of `agentId` (its turn or
- * presentation ended, so its held calls were abandoned), or all of them (`null`: the run ended).
- */
-function dropApprovals(state: ViewState, agentId: string | null): ViewState {
-  const approvals =
-    agentId === null ? [] : state.approvals.filter((approval) => approval.agentId !== agentId);
-  return approvals.length === state.approvals.length ? state : { ...state, approvals };
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** Which tools run while the agents plan and which wait for the final presenter, on one line. */
-function planningText(event: Extract<RunEvent, { type: 'planning.tools.classified' }>): string {
-  const names = (allowed: boolean) =>
-    [...new Set(event.decisions.filter((d) => d.allowed === allowed).map((d) => d.toolName))].join(', ') ||
-    'none';
-  return (
-    `PLANNING: run now: ${names(true)}; deferred to the final presenter: ${names(false)}` +
-    (event.analysisAgentId ? ` (unhinted tools classified by ${event.analysisAgentId})` : '') +
-    (event.error ? `; classification FAILED, unhinted tools deferred: ${detail(event.error.message)}` : '')
-  );
-}
+export { emptyAgentView };
 
 const turnOutcomeText = (turn: number, outcome: TurnOutcome, error: ErrorInfo | undefined, n: number) =>
   outcome === 'failed'
@@ -275,156 +168,26 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
       );
     }
 
-    case 'tool.call.started': {
-      const args = json(event.arguments);
-      const providerExecuted = event.providerExecuted === true;
-      return withAgent(state, event.agentId, (a) => ({
-        ...push(a, {
-          ts: event.ts,
-          kind: 'tool',
-          callId: event.callId,
-          toolName: event.toolName,
-          args,
-          providerExecuted,
-          result: null,
-          isError: false,
-          durationMs: null,
-          deferred: false,
-          approval: null,
-        }),
-        streaming: null,
-        retry: null,
-        activity: a.activity === 'answering' ? 'thinking' : a.activity,
-        tool: {
-          callId: event.callId,
-          toolName: event.toolName,
-          args,
-          providerExecuted,
-          state: 'running',
-          durationMs: null,
-        },
-      }));
-    }
-
+    case 'tool.call.started':
     case 'tool.call.finished':
-      return withAgent(state, event.agentId, (a) => {
-        const deferred = event.deferred === true;
-        const result = truncate(event.result, TOOL_TEXT);
-        const patched = patchToolEntry(a, event.callId, (entry) => ({
-          ...entry,
-          result,
-          isError: event.isError,
-          durationMs: event.durationMs,
-          deferred,
-        }));
-        const toolState: ToolActivity['state'] = deferred
-          ? 'deferred'
-          : a.tool?.state === 'denied'
-            ? 'denied'
-            : event.isError
-              ? 'error'
-              : 'ok';
-        return patchTool(patched, event.callId, { state: toolState, durationMs: event.durationMs });
-      });
-
-    case 'tool.approval.requested': {
-      const approval: PendingApproval = {
-        agentId: event.agentId,
-        callId: event.callId,
-        toolName: event.toolName,
-        phase: event.phase,
-        args: json(event.arguments),
-        seq: event.seq,
-        ts: event.ts,
-      };
-      const next = withAgent(state, event.agentId, (a) =>
-        patchTool(
-          patchToolEntry(a, event.callId, (entry) => ({ ...entry, approval: { state: 'pending' } })),
-          event.callId,
-          { state: 'awaiting-approval' },
-        ),
-      );
-      return timeline(
-        { ...next, approvals: [...next.approvals, approval] },
-        event,
-        'approval',
-        `APPROVAL NEEDED: ${event.toolName} ${truncate(oneLine(approval.args), 80)}`,
-      );
-    }
-
-    case 'tool.approval.resolved': {
-      const approval: ApprovalState = event.approved
-        ? { state: 'approved' }
-        : { state: 'denied', reason: event.reason ?? null };
-      const next = withAgent(state, event.agentId, (a) =>
-        patchTool(
-          patchToolEntry(a, event.callId, (entry) => ({ ...entry, approval })),
-          event.callId,
-          { state: event.approved ? 'running' : 'denied' },
-        ),
-      );
-      const approvals = next.approvals.filter(
-        (p) => !(p.agentId === event.agentId && p.callId === event.callId),
-      );
-      return timeline(
-        { ...next, approvals },
-        event,
-        event.approved ? 'approved' : 'denied',
-        event.approved
-          ? `${event.toolName} approved`
-          : `${event.toolName} DENIED${event.reason ? `: ${detail(event.reason)}` : ''}`,
-      );
-    }
-
+    case 'tool.approval.requested':
+    case 'tool.approval.resolved':
     case 'mcp.server.ready':
-      return timeline(
-        withAgent(state, event.agentId, (a) =>
-          push(a, {
-            ts: event.ts,
-            kind: 'mcp-ready',
-            server: event.server,
-            tools: event.tools,
-            durationMs: event.durationMs,
-          }),
-        ),
-        event,
-        'mcp-ready',
-        `MCP "${event.server}" ready: ${plural(event.tools.length, 'tool')}`,
-      );
-
     case 'mcp.server.failed':
-      return timeline(
-        withAgent(state, event.agentId, (a) =>
-          push(a, {
-            ts: event.ts,
-            kind: 'mcp-failed',
-            server: event.server,
-            message: event.message,
-            retryInSeconds: event.retryInSeconds,
-          }),
-        ),
-        event,
-        'mcp-failed',
-        `MCP "${event.server}" FAILED: ${detail(event.message)} (` +
-          (event.retryInSeconds === null ? 'off for this run' : `retry in ${event.retryInSeconds}s`) +
-          ')',
-      );
-
     case 'planning.tools.classified':
-      return timeline(state, event, 'planning', planningText(event), null);
+      return reduceToolEvent(state, event);
 
     case 'workflow.rejected':
-      return timeline(
-        withAgent(state, event.agentId, (a) =>
-          push(a, {
-            ts: event.ts,
-            kind: 'rejected',
-            toolName: event.toolName,
-            reason: event.reason,
-            retriesLeft: event.retriesLeft,
-          }),
-        ),
+      return agentEntry(
+        state,
         event,
+        {
+          ts: event.ts,
+          kind: 'rejected',
+          toolName: event.toolName,
+          reason: event.reason,
+          retriesLeft: event.retriesLeft,
+        },
         'rejected',
         `${event.toolName ?? 'missing workflow call'} rejected (${event.retriesLeft} retries left): ${detail(event.reason)}`,
       );

@@ -3,7 +3,7 @@
  * server-filesystem, and the SDK fixture server), custom TypeScript tools, planning mode — with a
  * scripted model server deciding what the agents call.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -401,5 +401,22 @@ describe('custom tools through the CLI', () => {
     expect(result.stderr).toMatch(/wordCont/);
     expect(result.stderr).toMatch(/wordCount/);
     expect(fake.server.requests).toEqual([]);
+  });
+});
+
+describe('npm run demo:tools', () => {
+  it('runs to the end and the final presenter writes the planned report', () => {
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'demo-tools.mjs')], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: makeWorkdir() },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('⏸ mcp__files__write_file recorded for the plan');
+    expect(run.stdout).toContain('↳ mcp__files__write_file: Successfully wrote');
+    expect(run.stdout).toContain('↳ word_count: { "words": 12');
+    expect(run.stdout).toMatch(/report\.md:\n# Report\n\n19 \+ 23 = 42/);
   });
 });
