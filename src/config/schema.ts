@@ -40,8 +40,8 @@ export const McpServerConfigSchema = z
         path: [need],
         message:
           type === 'stdio'
-            ? 'a stdio MCP server needs "command" (the program to start, e.g. npx or node)'
-            : 'a streamable-http MCP server needs "url"',
+            ? 'missing required key "command" for a stdio MCP server (the program to start, e.g. npx or node)'
+            : 'missing required key "url" for a streamable-http MCP server',
       });
     }
     const foreign =

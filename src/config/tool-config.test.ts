@@ -28,8 +28,14 @@ describe('tool settings in the config', () => {
   });
 
   it.each([
-    [{ fs: { type: 'stdio' } }, 'mcp_servers.fs.command: a stdio MCP server needs "command"'],
-    [{ web: { type: 'streamable-http' } }, 'mcp_servers.web.url: a streamable-http MCP server needs "url"'],
+    [
+      { fs: { type: 'stdio' } },
+      'mcp_servers.fs.command: missing required key "command" for a stdio MCP server',
+    ],
+    [
+      { web: { type: 'streamable-http' } },
+      'mcp_servers.web.url: missing required key "url" for a streamable-http MCP server',
+    ],
     [{ fs: { type: 'stdoi', command: 'x' } }, 'mcp_servers.fs.type: invalid value "stdoi"'],
     [
       { fs: { command: 'x', url: 'http://127.0.0.1/mcp' } },
@@ -49,6 +55,13 @@ describe('tool settings in the config', () => {
   ])('a malformed mcp_servers entry names the server and the field: %j', (servers, expected) => {
     const messages = messagesOf(withTools({ mcp_servers: servers }));
     expect(messages.join('\n')).toContain(expected);
+  });
+
+  it('a misspelt required key is reported once, as the typo', () => {
+    const messages = messagesOf(withTools({ mcp_servers: { fs: { type: 'stdio', comand: 'npx' } } }));
+    expect(messages).toEqual([
+      'unknown key "comand" at agents[0].backend.mcp_servers.fs — did you mean "command"?',
+    ]);
   });
 
   it('checks custom tool entries and suggests misspelt keys', () => {

@@ -192,6 +192,6 @@ function withoutTypoEchoes(problems: ConfigProblem[]): ConfigProblem[] {
       }),
   );
   return problems.filter(
-    (p) => !(p.message.startsWith('missing required key') && suggested.has(formatPath(p.path))),
+    (p) => !(p.message.includes('missing required key') && suggested.has(formatPath(p.path))),
   );
 }
