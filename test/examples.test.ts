@@ -17,6 +17,9 @@ const env = {
   // MCP examples start their servers with npx, which --validate looks for on PATH.
   PATH: process.env.PATH,
   MCP_TOKEN: 'token',
+  // The context-path example reads its folders from the environment; any existing folder will do.
+  DOCS_DIR: root,
+  SITE_DIR: root,
   OPENAI_API_KEY: 'sk-test',
   ANTHROPIC_API_KEY: 'sk-ant-test',
   GOOGLE_API_KEY: 'g-test',

@@ -20,7 +20,7 @@ import type { ModelPrice } from '../types/usage.js';
 import { closestMatch } from '../util/closest-match.js';
 import { RateLimiter } from '../util/rate-limiter.js';
 import type { Tool } from '../tools/define-tool.js';
-import { buildToolRegistry } from './build-tools.js';
+import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,7 +33,10 @@ const LOCAL_TYPES = new Set(['vllm', 'sglang', 'inference', 'lmstudio', 'ollama'
 function featuresOf(backend: BackendConfig): BackendFeatures {
   const features: BackendFeatures = {};
   if (backend.enable_web_search !== undefined) features.webSearch = backend.enable_web_search;
-  const code = backend.enable_code_execution ?? backend.enable_code_interpreter;
+  // With a workspace, enable_code_execution means massgen's own execute_command, not the provider's sandbox.
+  const code =
+    (backend.cwd === undefined ? backend.enable_code_execution : undefined) ??
+    backend.enable_code_interpreter;
   if (code !== undefined) features.codeExecution = code;
   if (backend.reasoning) features.reasoning = { ...backend.reasoning };
   if (backend.text) features.textVerbosity = backend.text.verbosity;
@@ -66,7 +69,11 @@ function checkCapabilities(
 ): void {
   const asked: [boolean, keyof BackendCapabilities, string][] = [
     [backend.enable_web_search === true, 'webSearch', 'enable_web_search'],
-    [backend.enable_code_execution === true, 'codeExecution', 'enable_code_execution'],
+    [
+      backend.enable_code_execution === true && backend.cwd === undefined,
+      'codeExecution',
+      'enable_code_execution',
+    ],
     [backend.enable_code_interpreter === true, 'codeExecution', 'enable_code_interpreter'],
     [backend.reasoning !== undefined, 'reasoning', 'reasoning'],
     [backend.thinking !== undefined, 'reasoning', 'thinking'],
@@ -88,7 +95,9 @@ function checkCapabilities(
     );
   }
   // Gemini before 3 cannot use built-in tools next to function calling, which every coordination step needs.
-  const builtIn = backend.enable_web_search === true || backend.enable_code_execution === true;
+  const builtIn =
+    backend.enable_web_search === true ||
+    (backend.enable_code_execution === true && backend.cwd === undefined);
   if (factory.type === 'gemini' && builtIn && !geminiSupportsToolCombination(backend.model)) {
     throw new ConfigError(
       `${where}: ${backend.model} cannot combine Google Search or code execution with function calling, which coordination needs`,
@@ -244,6 +253,8 @@ export interface AgentToolInputs {
   custom: readonly (readonly Tool[])[];
   /** Relative paths in tool settings resolve against this (the config file's folder). */
   baseDir: string;
+  /** Per agent id: the workspace its filesystem tools and commands are confined to. */
+  sandboxes?: ReadonlyMap<string, AgentSandbox>;
 }
 
 /**
@@ -277,7 +288,12 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     const price = priceFor(config, settings);
     if (price) spec.price = price;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
-    const registry = buildToolRegistry(agent, tools?.custom[index] ?? [], tools?.baseDir ?? '.');
+    const registry = buildToolRegistry(
+      agent,
+      tools?.custom[index] ?? [],
+      tools?.baseDir ?? '.',
+      tools?.sandboxes?.get(agent.id),
+    );
     if (registry) spec.tools = registry;
     return spec;
   });

@@ -3,11 +3,25 @@ import type { AgentConfig, MassGenConfig } from '../config/index.js';
 import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
+import { createCommandToolProvider } from '../tools/execute-command/index.js';
+import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
 import { createMcpToolProvider, type McpServerSettings } from '../tools/mcp/index.js';
+import { withPathGuard } from '../tools/path-arguments-guard.js';
+import type { CheckPath } from '../tools/permissions/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
 import { ConfigError } from '../types/errors.js';
 import type { ToolRegistry } from '../types/tool.js';
 import { closestMatch } from '../util/closest-match.js';
+
+/** What an agent with a workspace works inside: its folder, the path policy, the environment for commands. */
+export interface AgentSandbox {
+  workspace: string;
+  checkPath: CheckPath;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The tools an agent with a workspace always has; custom tools may not take their names. */
+const BUILT_IN_NAMES = new Set([...FILESYSTEM_TOOLS.map((t) => t.name), 'execute_command']);
 
 /** Tools given in code (library callers), by agent id. */
 export type ToolsByAgent = Readonly<Record<string, readonly Tool[]>>;
@@ -82,6 +96,15 @@ export async function loadAgentCustomTools(
             },
           );
         }
+        if (agent.backend.cwd !== undefined && BUILT_IN_NAMES.has(tool.name)) {
+          throw new ConfigError(
+            `agents[${index}] (${agent.id}): custom tool "${tool.name}" has the name of a built-in workspace tool`,
+            {
+              path: `agents[${index}].backend.custom_tools`,
+              hint: `agents with a workspace have ${[...BUILT_IN_NAMES].join(', ')}; rename the custom tool`,
+            },
+          );
+        }
         if (seen.has(tool.name)) {
           throw new ConfigError(`agents[${index}] (${agent.id}): two custom tools are named "${tool.name}"`, {
             path: `agents[${index}].backend.custom_tools`,
@@ -103,12 +126,35 @@ export function buildToolRegistry(
   agent: AgentConfig,
   customTools: readonly Tool[],
   baseDir: string,
+  sandbox?: AgentSandbox,
 ): ToolRegistry | undefined {
   const { backend } = agent;
   const providers: ToolProvider[] = [];
+  if (sandbox) {
+    providers.push(
+      createFilesystemToolProvider({ checkPath: sandbox.checkPath, workspace: sandbox.workspace }),
+    );
+    if (backend.enable_code_execution === true) {
+      providers.push(
+        createCommandToolProvider({
+          workspace: sandbox.workspace,
+          checkPath: sandbox.checkPath,
+          timeoutMs: backend.command_timeout_seconds * 1000,
+          maxOutputChars: backend.max_tool_result_chars,
+          env: Object.fromEntries(
+            Object.entries(sandbox.env).filter((e): e is [string, string] => e[1] !== undefined),
+          ),
+          mode: backend.execution_mode,
+          docker: { ...backend.docker },
+        }),
+      );
+    }
+  }
   if (customTools.length > 0) providers.push(customToolProvider(customTools));
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
-    providers.push(createMcpToolProvider(name, mcpSettings(server, baseDir)));
+    const provider = createMcpToolProvider(name, mcpSettings(server, baseDir));
+    // With a workspace, MCP path arguments obey the same policy as the built-in tools.
+    providers.push(sandbox ? withPathGuard(provider, sandbox.checkPath) : provider);
   }
   if (providers.length === 0) return undefined;
   return createAgentToolRegistry({

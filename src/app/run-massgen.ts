@@ -6,11 +6,13 @@ import { CancelledError } from '../types/errors.js';
 import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
+import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
 import type { ToolApprover } from '../types/tool.js';
 import { buildAgentSpecs, prepareBackends, secretValues, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
+import { prepareSandboxes } from './sandboxes.js';
 import { coordinationSettings } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 
@@ -37,6 +39,8 @@ export interface MassGenOptions {
   onEvent?: (event: RunEvent) => void;
   /** Progress of model downloads during preparation (the CLI draws a progress bar). */
   onDownloadProgress?: (progress: DownloadProgress) => void;
+  /** The previous turn's winning workspace (sessions): read-only for every agent of this run. */
+  previousWorkspace?: string | null;
   /** Extra tools for agents, by agent id (made with `defineTool` from `massgen/tools`). */
   tools?: ToolsByAgent;
   /**
@@ -94,12 +98,19 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     });
   }
   let agents = options.agents;
+  let workspaces: RunWorkspaces | null = null;
   if (!agents) {
     // Tool paths in a config file are relative to the file, like every other path in it.
     const baseDir =
       typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
     const custom = await loadAgentCustomTools(config, baseDir, options.tools);
-    agents = buildAgentSpecs(config, env, { custom, baseDir });
+    const prepared = await prepareSandboxes(config, env, {
+      projectDir: cwd,
+      baseDir,
+      previousWorkspace: options.previousWorkspace ?? null,
+    });
+    workspaces = prepared.workspaces;
+    agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes });
   }
   const overrides =
     options.orchestratorTimeoutSeconds === undefined
@@ -111,6 +122,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     agents,
     settings: coordinationSettings(config, overrides),
     ...(approver ? { approveToolCall: approver } : {}),
+    ...(workspaces ? { workspaces } : {}),
   });
 
   const logging = options.logging ?? config.ui.logging_enabled;
@@ -163,10 +175,12 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         for (let next = await iterator.next(); !next.done; next = await iterator.next()) record(next.value);
       }
       dispose();
+      const workspaceDir = await deliverWorkspace(workspaces, finished, writer);
       await writer?.flush();
-      resolveResult(
-        toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),
-      );
+      resolveResult({
+        ...toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),
+        workspaceDir,
+      });
     }
     return await result;
   }
@@ -181,6 +195,28 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     flushLogsSync: () => writer?.flushSync(),
     respondToApproval: (agentId, callId, decision) => desk.respond(agentId, callId, decision),
   };
+}
+
+/**
+ * The winner's workspace is the run's deliverable: copied next to its logged answer (or left where it
+ * is with logging off). The snapshots and the peers' copies go away with the run.
+ */
+async function deliverWorkspace(
+  workspaces: RunWorkspaces | null,
+  finished: Extract<RunEvent, { type: 'run.finished' }> | null,
+  writer: RunLogWriter | null,
+): Promise<string | null> {
+  if (!workspaces) return null;
+  try {
+    const winner = finished?.winnerId ?? null;
+    if (winner === null) return null;
+    const answerFile = writer?.finalAnswerPath() ?? null;
+    return answerFile
+      ? await workspaces.deliver(winner, path.join(path.dirname(answerFile), 'workspace'))
+      : workspaces.workspaceOf(winner);
+  } finally {
+    await workspaces.dispose();
+  }
 }
 
 function toResult(
@@ -201,6 +237,7 @@ function toResult(
       usage: {},
       logDir,
       answerFile: null,
+      workspaceDir: null,
       error: { code: 'cancelled', message: 'the run was stopped before it finished' },
     };
   }
@@ -215,6 +252,7 @@ function toResult(
     usage: finished.usage,
     logDir,
     answerFile: finished.finalAnswer === null ? null : answerFile,
+    workspaceDir: null,
     ...(finished.error ? { error: finished.error } : {}),
   };
 }

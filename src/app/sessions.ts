@@ -92,6 +92,16 @@ function errorInfo(error: unknown): ErrorInfo {
   };
 }
 
+/** The stored workspace of the session's latest turn that has one. */
+function lastWorkspace(session: Session | null | undefined): string | null {
+  const turns = session?.turns ?? [];
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const dir = turns[i]?.workspaceDir;
+    if (dir) return dir;
+  }
+  return null;
+}
+
 /**
  * Runs one question as the next turn of a session: the earlier turns (questions and final answers) go
  * to the agents as history, every event reaches `onEvent`, and the turn is then recorded in the
@@ -132,6 +142,8 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
       ...runOptions,
       cwd,
       history: history ?? session?.history ?? [],
+      // The previous winner's files stay visible, read-only, to every agent of the next turn.
+      previousWorkspace: runOptions.previousWorkspace ?? lastWorkspace(session),
       onEvent: observe,
       ...(signal ? { signal } : {}),
     });
@@ -158,6 +170,7 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
       usage: {},
       logDir: null,
       answerFile: null,
+      workspaceDir: null,
       error: errorInfo(error),
     };
   }
@@ -176,6 +189,7 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
     usage: result.usage,
     costUsd,
     logDir: result.logDir,
+    workspaceDir: result.workspaceDir,
     runId: result.runId === 'unknown' ? null : result.runId,
     error: result.error ?? null,
   };

@@ -8,6 +8,7 @@ import {
 } from '../config/index.js';
 import { ConfigError } from '../types/errors.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
+import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
 
 export interface ValidationReport {
   file: string;
@@ -61,6 +62,18 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
       else report.errors.push(diagnostic);
     }
   });
+  const asDiagnostic = (error: ConfigError): ConfigDiagnostic => ({
+    path: error.path ?? '',
+    message: error.message,
+    ...(error.hint ? { hint: error.hint } : {}),
+  });
+  report.errors.push(...workspaceProblems(config).map(asDiagnostic));
+  try {
+    resolveContextPaths(config, path.dirname(report.file));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    report.errors.push(asDiagnostic(error));
+  }
   const toolProblems = toolFileProblems(config, path.dirname(report.file), env);
   report.errors.push(...toolProblems.errors);
   report.warnings.push(...toolProblems.warnings);

@@ -5,6 +5,9 @@ import { ConfigValidationError } from './diagnostics.js';
 import { parseConfig } from './parse-config.js';
 
 const TOOL_DEFAULTS = {
+  execution_mode: 'local',
+  command_timeout_seconds: 120,
+  docker: { image: 'debian:bookworm-slim', memory: '2g', cpus: 2, network: false },
   mcp_servers: {},
   custom_tools: [],
   exclude_tools: [],
@@ -48,6 +51,7 @@ describe('parseConfig: valid configs', () => {
       max_steps_per_turn: 30,
       max_cost_usd: null,
       auto_approve: true,
+      context_paths: [],
       coordination: { enable_planning_mode: false, planning_mode_allowed_tools: [] },
     });
     expect(config.pricing).toEqual({});

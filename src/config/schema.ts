@@ -135,6 +135,24 @@ export const BackendConfigSchema = z.strictObject({
   allowed_tools: z.array(z.string().min(1)).optional(),
   /** These tools (final names, `*` wildcards) are never offered. */
   exclude_tools: z.array(z.string().min(1)).default(() => []),
+  /**
+   * The agent's workspace: `.massgen/workspaces/<cwd>/`. Gives it the filesystem tools, and with
+   * `enable_code_execution` the `execute_command` tool, both confined to it.
+   */
+  cwd: z.string().min(1).optional(),
+  /** Where `execute_command` runs: on this machine, or in a per-agent Docker container. */
+  execution_mode: z.enum(['local', 'docker']).default('local'),
+  command_timeout_seconds: z.number().positive().default(120),
+  docker: z
+    .strictObject({
+      image: z.string().min(1).default('debian:bookworm-slim'),
+      /** Docker's `--memory`, e.g. `2g`. */
+      memory: z.string().min(1).default('2g'),
+      cpus: z.number().positive().default(2),
+      /** Network access inside the container (off by default). */
+      network: z.boolean().default(false),
+    })
+    .prefault({}),
   /** A tool call running longer is abandoned and answered with a tool error. */
   tool_timeout_seconds: z.number().positive().default(60),
   /** Tool results longer than this many characters are cut, with a note saying so. */
@@ -176,6 +194,15 @@ export const CoordinationConfigSchema = z.strictObject({
   planning_mode_instruction: z.string().optional(),
 });
 
+/** A folder of the user's own, visible to every agent. */
+export const ContextPathConfigSchema = z.strictObject({
+  path: z.string().min(1),
+  /** `write`: the final presenter may write here (never during coordination). */
+  permission: z.enum(['read', 'write']).default('read'),
+  /** Files or folders under `path` (relative to it, or absolute) that are never written. */
+  protected_paths: z.array(z.string().min(1)).default(() => []),
+});
+
 export const OrchestratorConfigSchema = z.strictObject({
   /** null: unlimited. */
   max_new_answers_per_agent: z.int().positive().nullable().default(null),
@@ -189,6 +216,8 @@ export const OrchestratorConfigSchema = z.strictObject({
   /** Stop coordination once the run has cost more than this many dollars. null: no budget. */
   max_cost_usd: z.number().positive().nullable().default(null),
   coordination: CoordinationConfigSchema.prefault({}),
+  /** The user's own folders, visible to every agent (paths relative to the config file). */
+  context_paths: z.array(ContextPathConfigSchema).default(() => []),
   /** Run tool calls without asking. A UI (or a library caller) can hold them for approval when false. */
   auto_approve: z.boolean().default(true),
 });
@@ -223,6 +252,7 @@ export type AgentConfig = Omit<z.output<typeof AgentConfigSchema>, 'id'> & { id:
 export type OrchestratorConfig = z.output<typeof OrchestratorConfigSchema>;
 export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
 export type CustomToolConfig = z.output<typeof CustomToolConfigSchema>;
+export type ContextPathConfig = z.output<typeof ContextPathConfigSchema>;
 export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
 export type UiConfig = z.output<typeof UiConfigSchema>;
 export type PriceConfig = z.output<typeof PriceConfigSchema>;

@@ -6,6 +6,7 @@ import { noveltyRefusal } from './novelty.js';
 import { coordinationSystemPrompt, coordinationUserMessage, enforcement, updateMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
 import { executeToolCalls, noTools } from './tool-step.js';
+import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
 import { parseWorkflowCall, workflowToolDefinitions, workflowToolNames } from './workflow-tools.js';
 
 export type TurnSuccess = 'answered' | 'voted';
@@ -32,32 +33,47 @@ export async function runCoordinationTurn(
   const labelsOf = (s: SeenAnswers) => [...s].map(([i, v]) => state.answerAt(i, v).label);
   const votableIds = () => [...seen.keys()].sort((a, b) => a - b).map((i) => state.agent(i).anonymousId);
 
-  /** Brings the view up to date and returns the update text for the model. */
-  const refreshView = (): string => {
+  /** Brings the view (and the peers' files behind it) up to date and returns the update text for the model. */
+  const refreshView = async (): Promise<string> => {
     const changed = state.changedSince(seen);
     seen = state.snapshot();
     seenVersion = state.version;
+    await showAnswerFiles(ctx, agentIndex, seen);
     ctx.emit({ type: 'agent.update.injected', agentId, labels: changed.map((a) => a.label) });
     return updateMessage(
-      changed.map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content })),
+      forViewer(
+        ctx,
+        agentIndex,
+        changed.map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content })),
+      ),
       votableIds(),
     );
   };
 
+  await showAnswerFiles(ctx, agentIndex, seen);
   ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });
   const messages: ChatMessage[] = [
     {
       role: 'system',
-      content: coordinationSystemPrompt(
-        agent.spec.systemMessage,
-        ctx.planning
-          ? { deferred: ctx.planning.deferredFor(agentId), instruction: settings.planningModeInstruction }
-          : null,
+      content: withWorkspaceNote(
+        ctx,
+        agentId,
+        'coordination',
+        coordinationSystemPrompt(
+          agent.spec.systemMessage,
+          ctx.planning
+            ? { deferred: ctx.planning.deferredFor(agentId), instruction: settings.planningModeInstruction }
+            : null,
+        ),
       ),
     },
     {
       role: 'user',
-      content: coordinationUserMessage(ctx.question, ctx.history, state.viewFor(agentIndex, seen)),
+      content: coordinationUserMessage(
+        ctx.question,
+        ctx.history,
+        forViewer(ctx, agentIndex, state.viewFor(agentIndex, seen)),
+      ),
     },
   ];
 
@@ -75,7 +91,7 @@ export async function runCoordinationTurn(
 
   for (let step = 1; step <= settings.maxStepsPerTurn; step++) {
     // Update injection happens at the step boundary: the conversation continues, no work is thrown away.
-    if (seenVersion !== state.version) messages.push({ role: 'user', content: refreshView() });
+    if (seenVersion !== state.version) messages.push({ role: 'user', content: await refreshView() });
 
     const ownTools = registry.list({ agentId, phase: 'coordination' });
     // Past its answer limit an agent is not offered new_answer at all (grammar-constrained local
@@ -142,6 +158,9 @@ export async function runCoordinationTurn(
         refuse('new_answer', refusal);
         continue;
       }
+      // The files go with the answer: its snapshot exists before anyone can see the answer.
+      await ctx.workspaces?.snapshot(agentId, `${agent.anonymousId}.${agent.answers.length + 1}`);
+      if (signal.aborted) throw signal.reason;
       const { answer, clearedVoters } = state.acceptAnswer(agentIndex, parsed.content);
       ctx.emit({
         type: 'answer.submitted',
@@ -186,7 +205,7 @@ export async function runCoordinationTurn(
     });
     if (!counted) {
       // The vote was for a version the agent saw, not the current one: answer with the update instead.
-      respond(call, enforcement.staleVote(refreshView()), false);
+      respond(call, enforcement.staleVote(await refreshView()), false);
       continue;
     }
     agent.vote = { targetIndex, targetLabel, reason: parsed.reason };

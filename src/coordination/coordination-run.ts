@@ -15,6 +15,7 @@ import type {
 } from '../types/events.js';
 import { addUsage, costOf, emptyUsage, type TokenUsage } from '../types/usage.js';
 import type { ToolApprover, ToolRegistry } from '../types/tool.js';
+import type { WorkspaceHooks } from '../types/workspace.js';
 import { linkedAbortController } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
 import { runCoordinationTurn } from './agent-turn.js';
@@ -23,6 +24,7 @@ import { classifyTools, type PlanningPolicy } from './planning.js';
 import { errorInfo, presentFinalAnswer, runAnswerLoop } from './presentation.js';
 import { directSystemPrompt, directUserMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
+import { withWorkspaceNote } from './workspace-view.js';
 import type { AgentSpec, Clock, CoordinationSettings, HistoryTurn } from './settings.js';
 
 /** Abort reason for a turn superseded under `on_new_answer: restart`. */
@@ -55,6 +57,7 @@ export class CoordinationRun implements RunContext {
   private wakeUp: (() => void) | null = null;
   planning: PlanningPolicy | null = null;
   readonly approver: ToolApprover | undefined;
+  readonly workspaces: WorkspaceHooks | undefined;
 
   constructor(
     readonly runId: string,
@@ -64,10 +67,11 @@ export class CoordinationRun implements RunContext {
     readonly clock: Clock,
     agents: readonly AgentSpec[],
     private readonly externalSignal: AbortSignal | undefined,
-    options: { approver?: ToolApprover } = {},
+    options: { approver?: ToolApprover; workspaces?: WorkspaceHooks } = {},
   ) {
     this.state = new CoordinationState(agents);
     this.approver = options.approver;
+    this.workspaces = options.workspaces;
     const { controller, dispose } = linkedAbortController(externalSignal);
     this.runAbort = controller;
     this.disposeRunAbort = dispose;
@@ -436,7 +440,15 @@ export class CoordinationRun implements RunContext {
               this,
               0,
               [
-                { role: 'system', content: directSystemPrompt(agent.spec.systemMessage) },
+                {
+                  role: 'system',
+                  content: withWorkspaceNote(
+                    this,
+                    agentId,
+                    'presentation',
+                    directSystemPrompt(agent.spec.systemMessage),
+                  ),
+                },
                 { role: 'user', content: directUserMessage(this.question, this.history) },
               ],
               signal,

@@ -1,6 +1,7 @@
 import { ConfigError } from '../types/errors.js';
 import type { RunEvent } from '../types/events.js';
 import type { ToolApprover } from '../types/tool.js';
+import type { WorkspaceHooks } from '../types/workspace.js';
 import { CoordinationRun } from './coordination-run.js';
 import {
   defaultCoordinationSettings,
@@ -21,6 +22,8 @@ export interface OrchestratorOptions {
    * Omitted: calls run at once (`auto_approve: true`).
    */
   approveToolCall?: ToolApprover;
+  /** The agents' workspaces: snapshots on each answer, peers' files shown with the answers. */
+  workspaces?: WorkspaceHooks;
 }
 
 export interface RunOptions {
@@ -49,6 +52,7 @@ export class Orchestrator {
   private readonly agents: readonly AgentSpec[];
   private readonly clock: Clock;
   private readonly approver: ToolApprover | undefined;
+  private readonly workspaces: WorkspaceHooks | undefined;
 
   constructor(options: OrchestratorOptions) {
     if (options.agents.length === 0)
@@ -62,6 +66,7 @@ export class Orchestrator {
     this.settings = { ...defaultCoordinationSettings, ...options.settings };
     this.clock = options.clock ?? systemClock;
     this.approver = options.approveToolCall;
+    this.workspaces = options.workspaces;
   }
 
   /**
@@ -77,7 +82,10 @@ export class Orchestrator {
       this.clock,
       this.agents,
       options.signal,
-      this.approver ? { approver: this.approver } : {},
+      {
+        ...(this.approver ? { approver: this.approver } : {}),
+        ...(this.workspaces ? { workspaces: this.workspaces } : {}),
+      },
     );
     const done = run.execute();
     try {

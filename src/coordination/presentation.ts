@@ -5,6 +5,7 @@ import { runModelStep } from './model-step.js';
 import { enforcement, presentationSystemPrompt, presentationUserMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
 import { executeToolCalls, noTools } from './tool-step.js';
+import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
 
 /**
  * A free-form answer with the agent's ordinary tools and no workflow tools: model steps until one
@@ -83,17 +84,27 @@ export async function presentFinalAnswer(
       ? [{ voterAnonymousId: voter.anonymousId, reason: voter.vote.reason }]
       : [],
   );
+  await showAnswerFiles(ctx, winnerIndex, state.snapshot());
   const answers = state.currentAnswers().map((a) => {
     const author = state.agent(a.agentIndex);
+    const [shown] = forViewer(ctx, winnerIndex, [{ anonymousId: author.anonymousId, content: a.content }]);
     return {
       agentId: author.spec.id,
       anonymousId: author.anonymousId,
-      content: a.content,
+      content: shown?.content ?? a.content,
       isOwn: a.agentIndex === winnerIndex,
     };
   });
   const messages: ChatMessage[] = [
-    { role: 'system', content: presentationSystemPrompt(winner.spec.systemMessage, settings.planningMode) },
+    {
+      role: 'system',
+      content: withWorkspaceNote(
+        ctx,
+        agentId,
+        'presentation',
+        presentationSystemPrompt(winner.spec.systemMessage, settings.planningMode),
+      ),
+    },
     { role: 'user', content: presentationUserMessage(ctx.question, ctx.history, answers, votes) },
   ];
   try {

@@ -1,5 +1,6 @@
 import type { Phase, RunEventInput } from '../types/events.js';
 import type { ToolApprover } from '../types/tool.js';
+import type { WorkspaceHooks } from '../types/workspace.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { CoordinationState } from './coordination-state.js';
 import type { PlanningPolicy } from './planning.js';
@@ -16,6 +17,8 @@ export interface RunContext {
   readonly planning: PlanningPolicy | null;
   /** Holds tool calls for approval; undefined: every call runs. */
   readonly approver: ToolApprover | undefined;
+  /** The agents' workspaces; undefined when no agent has one. */
+  readonly workspaces: WorkspaceHooks | undefined;
   emit(event: RunEventInput): void;
   /** Records a model call's usage; returns its cost in dollars (and may stop coordination on budget). */
   addUsage(agentId: string, usage: TokenUsage): number;

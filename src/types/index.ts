@@ -6,3 +6,4 @@ export * from './tool.js';
 export * from './events.js';
 export * from './run-state.js';
 export * from './run-result.js';
+export * from './workspace.js';

@@ -16,5 +16,7 @@ export interface RunResult {
   logDir: string | null;
   /** Absolute path of the logged final answer (`final/<winner>/answer.txt`), when logged. */
   answerFile: string | null;
+  /** The winner's workspace (the run's deliverable): its copy in the log folder, or null without one. */
+  workspaceDir: string | null;
   error?: ErrorInfo;
 }

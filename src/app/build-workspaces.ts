@@ -1,0 +1,129 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { MassGenConfig } from '../config/index.js';
+import { ConfigError } from '../types/errors.js';
+import { RunWorkspaces, type ContextPathInfo } from '../workspace/index.js';
+
+const isInside = (child: string, parent: string) => {
+  const relative = path.relative(parent, child);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+};
+
+/**
+ * Checks `backend.cwd` of every agent without touching the disk: a plain folder name (or relative
+ * path) inside `.massgen/workspaces/`, one per agent, none inside another.
+ */
+export function workspaceProblems(config: MassGenConfig): ConfigError[] {
+  const problems: ConfigError[] = [];
+  const seen: { index: number; id: string; cwd: string }[] = [];
+  config.agents.forEach((agent, index) => {
+    const { cwd } = agent.backend;
+    const where = `agents[${index}].backend.cwd`;
+    if (cwd === undefined) return;
+    const normalised = path.normalize(cwd);
+    if (path.isAbsolute(cwd) || normalised === '.' || normalised.startsWith('..')) {
+      problems.push(
+        new ConfigError(
+          `${where}: "${cwd}" is outside the project — a workspace lives in .massgen/workspaces/`,
+          {
+            path: where,
+            hint: 'use a plain name such as cwd: workspace1',
+          },
+        ),
+      );
+      return;
+    }
+    for (const other of seen) {
+      if (isInside(normalised, other.cwd) || isInside(other.cwd, normalised)) {
+        problems.push(
+          new ConfigError(
+            `${where}: the workspace "${cwd}" of ${agent.id} overlaps the workspace "${other.cwd}" of ${other.id}`,
+            { path: where, hint: 'give every agent its own workspace name' },
+          ),
+        );
+      }
+    }
+    seen.push({ index, id: agent.id, cwd: normalised });
+    if (agent.backend.execution_mode === 'docker' && agent.backend.enable_code_execution !== true) {
+      problems.push(
+        new ConfigError(`agents[${index}].backend.execution_mode: docker applies to execute_command`, {
+          path: `agents[${index}].backend.execution_mode`,
+          hint: 'add enable_code_execution: true, or remove execution_mode',
+        }),
+      );
+    }
+  });
+  config.agents.forEach((agent, index) => {
+    if (agent.backend.cwd === undefined && agent.backend.execution_mode === 'docker') {
+      problems.push(
+        new ConfigError(`agents[${index}].backend.execution_mode: docker needs a workspace (backend.cwd)`, {
+          path: `agents[${index}].backend.execution_mode`,
+          hint: 'execute_command runs in the agent workspace; add cwd: <name>',
+        }),
+      );
+    }
+  });
+  return problems;
+}
+
+/**
+ * Resolves `orchestrator.context_paths` (relative to `baseDir`, the config file's folder): each must be
+ * an existing folder; protected paths resolve against their context path and must lie inside it.
+ */
+export function resolveContextPaths(config: MassGenConfig, baseDir: string): ContextPathInfo[] {
+  return config.orchestrator.context_paths.map((entry, index) => {
+    const where = `orchestrator.context_paths[${index}].path`;
+    const absolute = path.resolve(baseDir, entry.path);
+    if (!existsSync(absolute)) {
+      throw new ConfigError(`${where}: context path not found: ${absolute}`, {
+        path: where,
+        hint: 'context paths are relative to the config file; create the folder or fix the path',
+      });
+    }
+    if (!statSync(absolute).isDirectory()) {
+      throw new ConfigError(`${where}: context path is a file, not a folder: ${absolute}`, {
+        path: where,
+        hint: 'give the folder that contains it (protected_paths can shield single files)',
+      });
+    }
+    const real = realpathSync(absolute);
+    const protectedPaths = entry.protected_paths.map((p, j) => {
+      const resolved = path.resolve(absolute, p);
+      const target = existsSync(resolved)
+        ? realpathSync(resolved)
+        : path.join(real, path.relative(absolute, resolved));
+      if (!isInside(target, real)) {
+        throw new ConfigError(
+          `orchestrator.context_paths[${index}].protected_paths[${j}]: "${p}" is not inside ${absolute}`,
+          { path: `orchestrator.context_paths[${index}].protected_paths[${j}]` },
+        );
+      }
+      return target;
+    });
+    return { path: real, permission: entry.permission, protectedPaths };
+  });
+}
+
+/**
+ * Checks and creates the run's workspaces before any agent starts. Null when no agent has a `cwd`
+ * (context paths alone give no tools to read them with).
+ */
+export async function prepareWorkspaces(
+  config: MassGenConfig,
+  options: { projectDir: string; baseDir: string; previousWorkspace?: string | null },
+): Promise<RunWorkspaces | null> {
+  const [problem] = workspaceProblems(config);
+  if (problem) throw problem;
+  const contextPaths = resolveContextPaths(config, options.baseDir);
+  if (!config.agents.some((a) => a.backend.cwd !== undefined)) return null;
+  return RunWorkspaces.create({
+    massgenDir: path.join(options.projectDir, '.massgen'),
+    agents: config.agents.map((agent, index) => ({
+      agentId: agent.id,
+      anonymousId: `agent${index + 1}`,
+      cwd: agent.backend.cwd === undefined ? null : path.normalize(agent.backend.cwd),
+    })),
+    contextPaths,
+    previousWorkspace: options.previousWorkspace ?? null,
+  });
+}
