@@ -4,25 +4,14 @@
  * outside the workspace must be byte-for-byte unchanged afterwards. Runaway commands must be killed
  * promptly with everything they started, and huge output must neither block nor fill memory.
  */
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  readlink,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandToolProvider } from '../../src/tools/execute-command/index.js';
+import { treeChecksum } from '../../src/tools/filesystem/filesystem.test-support.js';
 import { createPathChecker } from '../../src/tools/permissions/check-path.js';
 import type { ToolProvider } from '../../src/tools/tool-provider.js';
 import type { ToolContext, ToolResult } from '../../src/types/tool.js';
@@ -35,31 +24,6 @@ let rootListing: string[];
 let provider: ToolProvider;
 const SLASH_NAMES = ['x', 'f', 'escape.txt', 'b', 'out', 'link'];
 const slashBefore = SLASH_NAMES.filter((name) => existsSync(path.join('/', name)));
-
-/** A checksum of a whole tree: every path, its kind, and its content or link target. */
-async function treeChecksum(folder: string): Promise<string> {
-  const hash = createHash('sha256');
-  const walk = async (dir: string): Promise<void> => {
-    for (const name of (await readdir(dir)).sort()) {
-      const full = path.join(dir, name);
-      const info = await lstat(full);
-      const relative = path.relative(folder, full);
-      if (info.isSymbolicLink()) hash.update(`L ${relative} -> ${await readlink(full)}\n`);
-      else if (info.isDirectory()) {
-        hash.update(`D ${relative} ${info.mode}\n`);
-        await walk(full);
-      } else {
-        hash.update(
-          `F ${relative} ${info.mode} ${createHash('sha256')
-            .update(await readFile(full))
-            .digest('hex')}\n`,
-        );
-      }
-    }
-  };
-  await walk(folder);
-  return hash.digest('hex');
-}
 
 function context(signal = new AbortController().signal): ToolContext {
   return { agentId: 'agent_a', phase: 'coordination', signal };
