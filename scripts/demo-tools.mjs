@@ -2,7 +2,8 @@
 // scripted (a local OpenAI-compatible server decides which tools they call); everything else is real:
 // the MCP reference servers from node_modules (server-everything over stdio, server-filesystem on a
 // temp folder), a custom TypeScript tool (examples/tools/text_tools.ts), and planning mode — the
-// file write is only planned during coordination and carried out by the final presenter.
+// file write is only planned during coordination and carried out by the final presenter — and an
+// agent workspace, whose files may be written while planning.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,11 @@ const plans = {
     { name: 'mcp__everything__get-sum', arguments: { a: 19, b: 23 } },
     { name: 'mcp__files__write_file', arguments: { path: report, content: `# Report\n\n19 + 23 = 42\n` } },
   ],
-  Grace: [{ name: 'word_count', arguments: { text } }],
+  Grace: [
+    { name: 'word_count', arguments: { text } },
+    // Grace has a workspace (.massgen/workspaces/grace/): writing there is allowed even while planning.
+    { name: 'write_file', arguments: { path: 'summary.txt', content: `${text}\n` } },
+  ],
 };
 const answers = {
   Ada: 'The sum is 42 (from the everything server). Plan: write notes/report.md with the result.',
@@ -104,6 +109,7 @@ writeFileSync(
     backend:
       type: chatcompletion
       model: scripted-grace
+      cwd: grace
       base_url: ${q(server.url)}
       custom_tools:
         - name: word_count

@@ -37,8 +37,8 @@ type Hint = Pick<PlanningDecision, 'allowed' | 'source'>;
 /** What the tool's own declaration or the config says, or undefined when neither says anything. */
 function hintFor(tool: ToolDefinition, allowedPatterns: readonly string[]): Hint | undefined {
   if (matchesAnyToolPattern(tool.name, allowedPatterns)) return { allowed: true, source: 'config' };
-  const { readOnly, destructive } = tool.annotations ?? {};
-  if (readOnly === true) return { allowed: true, source: 'annotation' };
+  const { readOnly, destructive, confined } = tool.annotations ?? {};
+  if (readOnly === true || confined === true) return { allowed: true, source: 'annotation' };
   // An explicit "not read-only" or "destructive" both mean the tool changes something.
   if (readOnly === false || destructive === true) return { allowed: false, source: 'annotation' };
   return undefined;

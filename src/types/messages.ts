@@ -27,6 +27,12 @@ export interface ToolAnnotations {
   readOnly?: boolean;
   /** The tool may destroy or overwrite data (MCP `destructiveHint`). */
   destructive?: boolean;
+  /**
+   * Its effects stay inside the agent's own workspace while the agents coordinate (the permission
+   * check enforces it), so planning mode lets it run: building in one's workspace is not acting on
+   * the outside world.
+   */
+  confined?: boolean;
 }
 
 /** A tool offered to the model. */

@@ -172,6 +172,18 @@ describe('planning mode', () => {
     expect(recorder.finished?.status).toBe('completed');
   });
 
+  it('lets tools confined to the agent workspace run while planning', async () => {
+    const { registry, executed } = recordingTools({ write_file: { destructive: true, confined: true } });
+    const { recorder } = await run(
+      { a: [call('write_file'), answer('done'), vote('agent1'), { text: 'x' }], b: [vote('agent1')] },
+      registry,
+      { planningMode: true },
+    );
+    expect(executed).toEqual([{ name: 'write_file', phase: 'coordination', agentId: 'a' }]);
+    const classified = ofType(recorder.events, 'planning.tools.classified')[0];
+    expect(classified?.decisions[0]).toMatchObject({ allowed: true, source: 'annotation' });
+  });
+
   it('is off by default: tools run during coordination and nothing is classified', async () => {
     const { registry, executed } = recordingTools(annotated);
     const { recorder } = await run(

@@ -119,7 +119,13 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
       required: ['command'],
       additionalProperties: false,
     },
-    annotations: { readOnly: false, destructive: true },
+    // In a container without network a command can touch only the mounted workspace; on this machine
+    // it could reach the network, so planning mode defers it.
+    annotations: {
+      readOnly: false,
+      destructive: true,
+      ...(mode === 'docker' && docker?.network !== true ? { confined: true } : {}),
+    },
   };
 
   const running = new Set<{ controller: AbortController; done: Promise<unknown> }>();

@@ -43,7 +43,7 @@ export const FILESYSTEM_TOOLS: readonly ToolDefinition[] = [
       required: ['path', 'content'],
       additionalProperties: false,
     },
-    annotations: { readOnly: false, destructive: true },
+    annotations: { readOnly: false, destructive: true, confined: true },
   },
   {
     name: 'edit_file',
@@ -62,7 +62,7 @@ export const FILESYSTEM_TOOLS: readonly ToolDefinition[] = [
       required: ['path', 'old_string', 'new_string'],
       additionalProperties: false,
     },
-    annotations: { readOnly: false, destructive: true },
+    annotations: { readOnly: false, destructive: true, confined: true },
   },
   {
     name: 'list_directory',
@@ -90,7 +90,7 @@ export const FILESYSTEM_TOOLS: readonly ToolDefinition[] = [
       required: ['path'],
       additionalProperties: false,
     },
-    annotations: { readOnly: false, destructive: true },
+    annotations: { readOnly: false, destructive: true, confined: true },
   },
   {
     name: 'copy_file',
@@ -108,6 +108,6 @@ export const FILESYSTEM_TOOLS: readonly ToolDefinition[] = [
       required: ['source', 'destination'],
       additionalProperties: false,
     },
-    annotations: { readOnly: false, destructive: true },
+    annotations: { readOnly: false, destructive: true, confined: true },
   },
 ];
