@@ -104,6 +104,13 @@ export function resolveContextPaths(config: MassGenConfig, baseDir: string): Con
   });
 }
 
+/** Throws the first problem with `cwd`s and context paths, without creating anything. */
+export function checkWorkspaceConfig(config: MassGenConfig, baseDir: string): void {
+  const [problem] = workspaceProblems(config);
+  if (problem) throw problem;
+  resolveContextPaths(config, baseDir);
+}
+
 /**
  * Checks and creates the run's workspaces before any agent starts. Null when no agent has a `cwd`
  * (context paths alone give no tools to read them with).

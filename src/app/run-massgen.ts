@@ -13,6 +13,7 @@ import { buildAgentSpecs, prepareBackends, secretValues, type Env } from './buil
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
+import { checkWorkspaceConfig } from './build-workspaces.js';
 import { coordinationSettings } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 
@@ -90,6 +91,10 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   const config = resolveConfig(options, env, cwd);
+  // Tool paths in a config file are relative to the file, like every other path in it.
+  const baseDir = typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
+  // Cheap checks first: a bad workspace or context path must not wait for a model download.
+  checkWorkspaceConfig(config, baseDir);
   if (!options.agents) {
     // Downloads and file checks happen now, before any agent starts, so a bad model fails cleanly.
     await prepareBackends(config, env, {
@@ -100,9 +105,6 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   let agents = options.agents;
   let workspaces: RunWorkspaces | null = null;
   if (!agents) {
-    // Tool paths in a config file are relative to the file, like every other path in it.
-    const baseDir =
-      typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
     const custom = await loadAgentCustomTools(config, baseDir, options.tools);
     const prepared = await prepareSandboxes(config, env, {
       projectDir: cwd,

@@ -21,7 +21,7 @@ export async function prepareSandboxes(
   const docker = config.agents.findIndex(
     (a) => a.backend.execution_mode === 'docker' && a.backend.enable_code_execution === true,
   );
-  const workspaces = await prepareWorkspaces(config, options);
+  // Every check comes before any folder is created (or emptied).
   if (docker !== -1) {
     const available = await dockerAvailable(env);
     if (!available.ok) {
@@ -34,6 +34,7 @@ export async function prepareSandboxes(
       );
     }
   }
+  const workspaces = await prepareWorkspaces(config, options);
   if (!workspaces) return { workspaces, sandboxes };
   for (const agent of config.agents) {
     const workspace = workspaces.workspaceOf(agent.id);
