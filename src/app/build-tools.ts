@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentConfig, MassGenConfig } from '../config/index.js';
+import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
 import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
@@ -31,8 +31,7 @@ function mcpSettings(
   server: AgentConfig['backend']['mcp_servers'][string],
   baseDir: string,
 ): McpServerSettings {
-  const type =
-    server.type ?? (server.url !== undefined && server.command === undefined ? 'streamable-http' : 'stdio');
+  const type = mcpServerType(server);
   if (type === 'streamable-http') {
     return { type, url: server.url as string, headers: { ...server.headers } };
   }

@@ -1,13 +1,9 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { MassGenConfig } from '../config/index.js';
+import { isWithin } from '../tools/permissions/index.js';
 import { ConfigError } from '../types/errors.js';
 import { RunWorkspaces, type ContextPathInfo } from '../workspace/index.js';
-
-const isInside = (child: string, parent: string) => {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-};
 
 /**
  * Checks `backend.cwd` of every agent without touching the disk: a plain folder name (or relative
@@ -34,7 +30,7 @@ export function workspaceProblems(config: MassGenConfig): ConfigError[] {
       return;
     }
     for (const other of seen) {
-      if (isInside(normalised, other.cwd) || isInside(other.cwd, normalised)) {
+      if (isWithin(normalised, other.cwd) || isWithin(other.cwd, normalised)) {
         problems.push(
           new ConfigError(
             `${where}: the workspace "${cwd}" of ${agent.id} overlaps the workspace "${other.cwd}" of ${other.id}`,
@@ -92,7 +88,7 @@ export function resolveContextPaths(config: MassGenConfig, baseDir: string): Con
       const target = existsSync(resolved)
         ? realpathSync(resolved)
         : path.join(real, path.relative(absolute, resolved));
-      if (!isInside(target, real)) {
+      if (!isWithin(target, real)) {
         throw new ConfigError(
           `orchestrator.context_paths[${index}].protected_paths[${j}]: "${p}" is not inside ${absolute}`,
           { path: `orchestrator.context_paths[${index}].protected_paths[${j}]` },
@@ -104,24 +100,28 @@ export function resolveContextPaths(config: MassGenConfig, baseDir: string): Con
   });
 }
 
-/** Throws the first problem with `cwd`s and context paths, without creating anything. */
-export function checkWorkspaceConfig(config: MassGenConfig, baseDir: string): void {
+/**
+ * Throws the first problem with `cwd`s and context paths, without creating anything; returns the
+ * resolved context paths.
+ */
+export function checkWorkspaceConfig(config: MassGenConfig, baseDir: string): ContextPathInfo[] {
   const [problem] = workspaceProblems(config);
   if (problem) throw problem;
-  resolveContextPaths(config, baseDir);
+  return resolveContextPaths(config, baseDir);
 }
 
 /**
- * Checks and creates the run's workspaces before any agent starts. Null when no agent has a `cwd`
- * (context paths alone give no tools to read them with).
+ * Creates the run's workspaces (the config was checked by {@link checkWorkspaceConfig}). Null when
+ * no agent has a `cwd` (context paths alone give no tools to read them with).
  */
 export async function prepareWorkspaces(
   config: MassGenConfig,
-  options: { projectDir: string; baseDir: string; previousWorkspace?: string | null },
+  options: {
+    projectDir: string;
+    contextPaths: readonly ContextPathInfo[];
+    previousWorkspace?: string | null;
+  },
 ): Promise<RunWorkspaces | null> {
-  const [problem] = workspaceProblems(config);
-  if (problem) throw problem;
-  const contextPaths = resolveContextPaths(config, options.baseDir);
   if (!config.agents.some((a) => a.backend.cwd !== undefined)) return null;
   return RunWorkspaces.create({
     massgenDir: path.join(options.projectDir, '.massgen'),
@@ -130,7 +130,7 @@ export async function prepareWorkspaces(
       anonymousId: `agent${index + 1}`,
       cwd: agent.backend.cwd === undefined ? null : path.normalize(agent.backend.cwd),
     })),
-    contextPaths,
+    contextPaths: options.contextPaths,
     previousWorkspace: options.previousWorkspace ?? null,
   });
 }

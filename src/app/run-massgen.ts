@@ -94,7 +94,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   // Tool paths in a config file are relative to the file, like every other path in it.
   const baseDir = typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
   // Cheap checks first: a bad workspace or context path must not wait for a model download.
-  checkWorkspaceConfig(config, baseDir);
+  const contextPaths = checkWorkspaceConfig(config, baseDir);
   if (!options.agents) {
     // Downloads and file checks happen now, before any agent starts, so a bad model fails cleanly.
     await prepareBackends(config, env, {
@@ -108,7 +108,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     const custom = await loadAgentCustomTools(config, baseDir, options.tools);
     const prepared = await prepareSandboxes(config, env, {
       projectDir: cwd,
-      baseDir,
+      contextPaths,
       previousWorkspace: options.previousWorkspace ?? null,
     });
     workspaces = prepared.workspaces;

@@ -2,20 +2,21 @@ import { dockerAvailable } from '../tools/execute-command/index.js';
 import { createPathChecker } from '../tools/permissions/index.js';
 import type { MassGenConfig } from '../config/index.js';
 import { ConfigError } from '../types/errors.js';
-import type { RunWorkspaces } from '../workspace/index.js';
+import type { ContextPathInfo, RunWorkspaces } from '../workspace/index.js';
 import type { AgentSandbox } from './build-tools.js';
 import { prepareWorkspaces } from './build-workspaces.js';
 import type { Env } from './build-agents.js';
 
 /**
- * Everything agents with a workspace need before the run starts: the folders (created now), one path
- * policy per agent (its workspace, its peers' snapshots, the context paths, the previous turn's
- * result), and — for `execution_mode: docker` — a working Docker engine, else a config error.
+ * Everything agents with a workspace need before the run starts (their config already checked by
+ * `checkWorkspaceConfig`): the folders (created now), one path policy per agent (its workspace, its
+ * peers' snapshots, the context paths, the previous turn's result), and — for
+ * `execution_mode: docker` — a working Docker engine, else a config error.
  */
 export async function prepareSandboxes(
   config: MassGenConfig,
   env: Env,
-  options: { projectDir: string; baseDir: string; previousWorkspace: string | null },
+  options: { projectDir: string; contextPaths: readonly ContextPathInfo[]; previousWorkspace: string | null },
 ): Promise<{ workspaces: RunWorkspaces | null; sandboxes: Map<string, AgentSandbox> }> {
   const sandboxes = new Map<string, AgentSandbox>();
   const docker = config.agents.findIndex(

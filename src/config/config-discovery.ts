@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '../types/errors.js';
 import type { ConfigEnv } from './interpolate-env.js';
 import { loadDotEnv } from './load-dot-env.js';
+import { errorCode } from '../util/guards.js';
 
 /** Where to look: the working folder, the environment (`XDG_CONFIG_HOME`) and the home folder. */
 export interface DiscoveryOptions {
@@ -169,7 +170,7 @@ export function stageFile(file: string, text: string, options: { mode?: number }
 }
 
 function writeProblem(file: string, error: unknown): ConfigError {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   return new ConfigError(`cannot write ${file}: ${typeof code === 'string' ? code : String(error)}`, {
     cause: error,
   });
@@ -187,7 +188,7 @@ export function writeEnvFile(file: string, entries: Readonly<Record<string, stri
   try {
     existing = readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
+    const code = errorCode(error);
     if (code !== 'ENOENT') {
       throw new ConfigError(`cannot read ${file}: ${typeof code === 'string' ? code : 'read failed'}`);
     }

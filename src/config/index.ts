@@ -1,5 +1,6 @@
 export {
   AGENT_ID_PATTERN,
+  mcpServerType,
   AgentConfigSchema,
   BackendConfigSchema,
   MassGenConfigSchema,

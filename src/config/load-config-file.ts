@@ -5,6 +5,7 @@ import type { ConfigEnv } from './interpolate-env.js';
 import { checkConfig } from './parse-config.js';
 import type { MassGenConfig } from './schema.js';
 import { parseYamlSource } from './yaml-source.js';
+import { errorCode } from '../util/guards.js';
 
 export interface LoadConfigOptions {
   /** Values for `${VAR}` references; defaults to `process.env`. Merge `.env` first with `loadDotEnv`. */
@@ -21,7 +22,7 @@ export interface ConfigValidationResult {
 }
 
 function readProblem(error: unknown, absolute: string): string {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   if (code === 'ENOENT') return `config file not found: ${absolute}`;
   if (code === 'EISDIR') return `config path is a directory, not a file: ${absolute}`;
   if (code === 'EACCES' || code === 'EPERM')

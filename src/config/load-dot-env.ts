@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { ConfigError } from '../types/errors.js';
 import type { ConfigEnv } from './interpolate-env.js';
+import { errorCode } from '../util/guards.js';
 
 /**
  * Reads `<cwd>/.env` when it exists and returns a new environment: the file's variables plus
@@ -22,7 +23,7 @@ export function loadDotEnv(
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
+    const code = errorCode(error);
     if (code === 'ENOENT') return { ...env };
     throw new ConfigError(`cannot read ${file}: ${typeof code === 'string' ? code : 'read failed'}`, {
       hint: 'fix the file permissions or remove the file',

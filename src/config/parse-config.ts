@@ -5,6 +5,7 @@ import { interpolateEnv, type ConfigEnv } from './interpolate-env.js';
 import { agentListProblems, MassGenConfigSchema, type MassGenConfig } from './schema.js';
 import { schemaTree } from './schema-keys.js';
 import { DEFAULT_MESSAGE, describeValue, issuesToProblems, withPath } from './zod-issues.js';
+import { isRecord as isMapping } from '../util/guards.js';
 
 export interface ParseConfigOptions {
   /** Values for `${VAR}` references. */
@@ -21,9 +22,6 @@ export interface CheckConfigOptions extends ParseConfigOptions {
 }
 
 const TREE = schemaTree(MassGenConfigSchema);
-
-const isMapping = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** True when `inner` is `outer` or lies beneath it. */
 const within = (inner: readonly (string | number)[], outer: readonly (string | number)[]): boolean =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRecord } from '../util/guards.js';
 
 /**
  * The config file schema: the single source of truth for keys, types and defaults. Unknown-key
@@ -16,6 +17,17 @@ export const MCP_SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 const stringMap = z.record(z.string(), z.string());
 
+/** An MCP server's transport: as written, else `url` without `command` means streamable HTTP. */
+export function mcpServerType(server: {
+  type?: 'stdio' | 'streamable-http' | undefined;
+  command?: string | undefined;
+  url?: string | undefined;
+}): 'stdio' | 'streamable-http' {
+  return (
+    server.type ?? (server.url !== undefined && server.command === undefined ? 'streamable-http' : 'stdio')
+  );
+}
+
 /**
  * One MCP server. `type` may be left out when `command` (stdio) or `url` (streamable HTTP) makes it
  * clear. One flat object rather than a zod union, so a mistake is reported against the exact field.
@@ -31,8 +43,7 @@ export const McpServerConfigSchema = z
     headers: stringMap.default(() => ({})),
   })
   .superRefine((server, ctx) => {
-    const type =
-      server.type ?? (server.url !== undefined && server.command === undefined ? 'streamable-http' : 'stdio');
+    const type = mcpServerType(server);
     const need = type === 'stdio' ? 'command' : 'url';
     if (server[need] === undefined) {
       ctx.addIssue({
@@ -257,9 +268,6 @@ export type TimeoutConfig = z.output<typeof TimeoutConfigSchema>;
 export type UiConfig = z.output<typeof UiConfigSchema>;
 export type PriceConfig = z.output<typeof PriceConfigSchema>;
 export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The id an agent entry ends up with; tolerant of invalid entries so it can run alongside other issues. */
 const effectiveId = (entry: unknown, index: number): unknown =>

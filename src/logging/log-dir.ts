@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { formatLogTimestamp } from './paths.js';
+import { errorCode } from '../util/guards.js';
 
 /** Gives up on suffixes long before this; reaching it means something else is wrong. */
 const MAX_SUFFIX = 1000;
@@ -11,9 +12,6 @@ export interface LogDirAllocation {
   logDir: string;
   error: Error | null;
 }
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
 /**
  * Creates `<rootDir>/log_<stamp>`, or `_2`, `_3`… when runs start in the same millisecond.

@@ -20,6 +20,7 @@ import {
   type TurnMetadataDocument,
 } from './session-documents.js';
 import { formatSessionSummary } from './session-summary.js';
+import { errorCode } from '../util/guards.js';
 
 /**
  * The multi-turn session store. A session is one folder under `<cwd>/.massgen/sessions/`:
@@ -184,9 +185,6 @@ export function newSessionId(date: Date = new Date()): string {
 export function sessionsRoot(cwd: string): string {
   return path.join(path.resolve(cwd), '.massgen', 'sessions');
 }
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

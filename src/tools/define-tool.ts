@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { JsonSchema, ToolAnnotations } from '../types/messages.js';
 import { compileArgumentsValidator, type ArgumentsValidator } from './json-schema-arguments.js';
+import { isRecord } from '../util/guards.js';
+import { describeError } from '../types/errors.js';
 
 /** What a tool's `execute` learns about the call besides its arguments. */
 export interface ToolExecutionContext {
@@ -150,7 +152,7 @@ function fromZod(schema: z.ZodType, label: string): { parameters: JsonSchema; pa
     // `input`: the model writes what the schema accepts (defaults optional, transforms' inputs).
     json = z.toJSONSchema(schema, { target: 'draft-07', io: 'input' }) as JsonSchema;
   } catch (error) {
-    throw new TypeError(`${label}: cannot convert the zod schema to JSON Schema: ${messageOf(error)}`, {
+    throw new TypeError(`${label}: cannot convert the zod schema to JSON Schema: ${describeError(error)}`, {
       cause: error,
     });
   }
@@ -188,20 +190,16 @@ function fromJsonSchema(schema: unknown, label: string): { parameters: JsonSchem
   try {
     violations = compileArgumentsValidator(parameters, { useDefaults: true });
   } catch (error) {
-    throw new TypeError(`${label}: invalid JSON Schema: ${messageOf(error)}`, { cause: error });
+    throw new TypeError(`${label}: invalid JSON Schema: ${describeError(error)}`, { cause: error });
   }
   const parse = (args: unknown): ToolParseResult => {
     // ajv fills defaults in place; work on a copy so the caller's arguments stay as the model sent them.
-    const data = isPlainObject(args) ? copyOf(args) : args;
+    const data = isRecord(args) ? copyOf(args) : args;
     const found = violations(data);
-    if (found.length === 0 && isPlainObject(data)) return { ok: true, value: data };
+    if (found.length === 0 && isRecord(data)) return { ok: true, value: data };
     return { ok: false, message: (found.length > 0 ? found : ['arguments must be object']).join('\n') };
   };
   return { parameters, parse };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function copyOf(value: Record<string, unknown>): Record<string, unknown> {
@@ -228,8 +226,4 @@ function brand(tool: Tool): Tool {
   const branded = annotations === undefined ? rest : { ...rest, annotations };
   Object.defineProperty(branded, TOOL_BRAND, { value: true });
   return Object.freeze(branded);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

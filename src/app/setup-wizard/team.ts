@@ -4,6 +4,7 @@ import { DEFAULT_LOCAL_MODEL } from '../../backends/local/default-model.js';
 import { listExamples, readExample } from '../../config/examples.js';
 import { ConfigError } from '../../types/errors.js';
 import type { Env } from '../build-agents.js';
+import { isRecord } from '../../util/guards.js';
 
 /** A provider the wizard offers: one backend `type` (and `chatcompletion` preset) of the registry. */
 export interface ProviderChoice {
@@ -123,9 +124,6 @@ export interface PresetFile {
   agents: RawAgent[];
   settings: Record<string, unknown>;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads a preset's example file as written (no defaults filled in, so the output stays short). */
 export function readPresetFile(preset: TeamPreset): PresetFile {

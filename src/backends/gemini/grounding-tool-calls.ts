@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3Middleware, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { generateId, wrapLanguageModel } from 'ai';
 import { GOOGLE_SEARCH } from './provider-tools.js';
+import { isRecord } from '../../util/guards.js';
 
 /** What a grounded search reports, as the orchestrator sees it in the `provider-tool-*` parts. */
 export interface GroundingSearch {
@@ -75,8 +76,4 @@ export function groundingSearchOf(metadata: unknown): GroundingSearch | undefine
     sources.push({ url: web['uri'], ...(typeof web['title'] === 'string' ? { title: web['title'] } : {}) });
   }
   return queries.length === 0 && sources.length === 0 ? undefined : { queries, sources };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

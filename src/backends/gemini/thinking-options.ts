@@ -1,5 +1,6 @@
 import type { JSONValue } from 'ai';
 import type { BackendFeatures } from '../../types/backend.js';
+import { isRecord } from '../../util/guards.js';
 
 /** Gemini's `generationConfig.thinkingConfig`, as the AI SDK's `google` provider options spell it. */
 export interface GeminiThinkingConfig {
@@ -30,8 +31,4 @@ export function geminiThinkingConfig(
   if (thinking?.includeThoughts !== undefined) config.includeThoughts = thinking.includeThoughts;
   else if (reasoning?.summary !== undefined) config.includeThoughts = true;
   return Object.keys(config).length === 0 ? undefined : (config as Record<string, JSONValue>);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
 import { getLlama, LlamaCompletion, LlamaLogLevel } from 'node-llama-cpp';
 import type { LocalModelSettings } from '../../types/backend.js';
-import { ProviderError } from '../../types/errors.js';
+import { describeError, ProviderError } from '../../types/errors.js';
 import { promptFormatFor, type PromptFormat } from './prompt.js';
+import { errorCode } from '../../util/guards.js';
 
 /**
  * A process-wide pool of in-process llama.cpp models, so that several local agents naming the same
@@ -237,12 +238,12 @@ async function createContext(
     });
   } catch (error) {
     const size = key.contextSize === undefined ? '' : `${key.contextSize.toLocaleString('en-US')}-token `;
-    const memory = isNamed(error, 'InsufficientMemoryError') || /memory/i.test(messageOf(error));
+    const memory = isNamed(error, 'InsufficientMemoryError') || /memory/i.test(describeError(error));
     throw new ProviderError(
       PROVIDER,
       memory
         ? `${PROVIDER}: not enough memory for a ${size}context for ${sequences} agent(s) on ${key.modelPath} — lower backend.context_size`
-        : `${PROVIDER}: cannot create a ${size}context for ${key.modelPath}: ${messageOf(error)}`,
+        : `${PROVIDER}: cannot create a ${size}context for ${key.modelPath}: ${describeError(error)}`,
       { cause: error, retryable: false },
     );
   }
@@ -308,7 +309,7 @@ function loadRuntime(gpu: LocalModelKey['gpu']): Runtime {
           PROVIDER,
           isNamed(error, 'NoBinaryFoundError')
             ? `${PROVIDER}: no llama.cpp binary${setting} for ${process.platform}-${process.arch} is installed${gpu === 'auto' || gpu === false ? '' : ' — use gpu: auto or gpu: false'}`
-            : `${PROVIDER}: cannot start llama.cpp${setting}: ${messageOf(error)}`,
+            : `${PROVIDER}: cannot start llama.cpp${setting}: ${describeError(error)}`,
           { cause: error, retryable: false },
         );
       },
@@ -325,14 +326,14 @@ function loadRuntime(gpu: LocalModelKey['gpu']): Runtime {
 
 /** One clear line for a model file that does not load. */
 function loadError(modelPath: string, error: unknown, llamaErrors: readonly string[]): ProviderError {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   // llama.cpp's own explanation, when it gave one ("tensor ... data is not within the file bounds");
   // a TypeError or RangeError is node-llama-cpp's GGUF reader running off the end of a short file.
   const detail =
     llamaErrors.find((line) => !/failed to load model$/i.test(line))?.replace(/^[\w_]+:\s*/, '') ??
     (error instanceof TypeError || error instanceof RangeError
       ? 'its GGUF header cannot be read'
-      : messageOf(error));
+      : describeError(error));
   let message: string;
   if (code === 'ENOENT') message = `model file not found: ${modelPath}`;
   else if (code === 'EISDIR') message = `${modelPath} is a directory, not a GGUF model file`;
@@ -400,10 +401,6 @@ export function localModelPoolStats(): LocalModelPoolStats {
 
 function isNamed(error: unknown, name: string): boolean {
   return error instanceof Error && (error.name === name || error.constructor.name === name);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message || error.name : String(error);
 }
 
 function clip(text: string, max = 200): string {

@@ -8,6 +8,7 @@ import { isWithin, safeOpenForRead, safeOpenForWrite } from '../permissions/chec
 import type { Access, CheckPath } from '../permissions/path-policy.js';
 import type { ToolProvider } from '../tool-provider.js';
 import { DEFAULT_MAX_LINES, FILESYSTEM_TOOLS, MAX_LIST_ENTRIES, MAX_TEXT_FILE_BYTES } from './definitions.js';
+import { errorCode } from '../../util/guards.js';
 
 /** How much copy_file reads and writes at a time. */
 const COPY_CHUNK_BYTES = 1024 * 1024;
@@ -27,12 +28,6 @@ export interface FilesystemToolProviderOptions {
 /** A refusal or an expected failure the model can act on. */
 function refuse(content: string): ToolResult {
   return { content, isError: true };
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
 }
 
 /** Turns the usual I/O failures into a sentence about the path the model gave; anything else is rethrown. */

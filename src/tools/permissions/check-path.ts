@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Phase } from '../../types/events.js';
 import type { Access, CheckPath, ContextPathRule, PathDecision, PathPolicy } from './path-policy.js';
+import { errorCode } from '../../util/guards.js';
 
 /** Symbolic links followed while resolving one path before giving up (Linux's own limit). */
 const MAX_SYMLINK_HOPS = 40;
@@ -21,12 +22,6 @@ export function isWithin(child: string, root: string): boolean {
 }
 
 type Resolution = { ok: true; realPath: string } | { ok: false; why: string };
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
-}
 
 /**
  * The real location `absolute` names, the way the OS would find it: symlinks resolved (including a
