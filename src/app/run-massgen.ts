@@ -8,6 +8,7 @@ import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
+import type { Clock } from '../util/clock.js';
 import type { ToolApprover } from '../types/tool.js';
 import { buildAgentSpecs, prepareBackends, secretValues, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
@@ -49,6 +50,8 @@ export interface MassGenOptions {
    * Without it, `orchestrator.auto_approve: false` holds calls until {@link PreparedRun.respondToApproval}.
    */
   onToolApproval?: ToolApprover;
+  /** Time and randomness for the engine, the logs and sessions. Default: the system clock. */
+  clock?: Clock;
 }
 
 /** A run that is ready to start: config validated, backends built, log folder created. */
@@ -123,6 +126,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const orchestrator = new Orchestrator({
     agents,
     settings: coordinationSettings(config, overrides),
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
     ...(workspaces ? { workspaces } : {}),
   });
@@ -132,6 +136,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   if (logging) {
     writer = await createRunLogWriter({
       rootDir: options.logRoot ?? path.join(cwd, '.massgen', 'massgen_logs'),
+      ...(options.clock ? { clock: options.clock } : {}),
       metadata: {
         config: maskSecrets(config, secretValues(config, env)),
         versions: runtimeVersions(),

@@ -15,6 +15,7 @@ import { describeError, exitCodeForError, MassGenError } from '../types/errors.j
 import type { ErrorInfo, RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
+import { systemClock } from '../util/clock.js';
 import { secretValues, type Env } from './build-agents.js';
 import { prepareRun, type MassGenOptions, type PreparedRun } from './run-massgen.js';
 
@@ -121,7 +122,8 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
     ...runOptions
   } = options;
   const cwd = path.resolve(runOptions.cwd ?? process.cwd());
-  const startedAt = new Date();
+  const clock = runOptions.clock ?? systemClock;
+  const startedAt = new Date(clock.now());
   let winnerLabel: string | null = null;
   let presentedLabel: string | null = null;
   let costUsd: Record<string, number> = {};
@@ -166,7 +168,7 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
       exitCode,
       winnerId: null,
       finalAnswer: null,
-      durationMs: Date.now() - startedAt.getTime(),
+      durationMs: clock.now() - startedAt.getTime(),
       usage: {},
       logDir: null,
       answerFile: null,
@@ -175,7 +177,7 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
     };
   }
 
-  const finishedAt = new Date();
+  const finishedAt = new Date(clock.now());
   const record: TurnRecord = {
     question: options.question,
     answer: result.finalAnswer,
@@ -200,7 +202,9 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
   if (persist) {
     try {
       const root = sessionsRoot ?? defaultSessionsRoot(cwd);
-      const target = session ?? (await createSession(root, newSession ?? { configSource: 'config object' }));
+      const target =
+        session ??
+        (await createSession(root, { ...(newSession ?? { configSource: 'config object' }), clock }));
       stored = await appendTurn(target, record);
       turnDir = stored.turns.at(-1)?.dir ?? null;
     } catch (error) {
@@ -333,7 +337,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   const storeRoot = path.resolve(root ?? defaultSessionsRoot(cwd));
 
   let session: Session | null = resumed ?? null;
-  let sessionId = session?.id ?? newSessionId();
+  const now = (): Date => new Date((options.clock ?? systemClock).now());
+  let sessionId = session?.id ?? newSessionId(now());
   let turns: SessionTurnSummary[] = session ? session.turns.map(summaryOf) : [];
   let pricedAgents: string[] | null = null;
 
@@ -389,7 +394,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     maskedConfig: () => maskSecrets(config, secretValues(config, env)),
     clear() {
       session = null;
-      sessionId = newSessionId();
+      sessionId = newSessionId(now());
       turns = [];
     },
     async runTurn(question: string, hooks: TurnHooks = {}): Promise<SessionTurnOutcome> {

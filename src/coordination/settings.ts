@@ -62,13 +62,7 @@ export interface AgentSpec {
   price?: ModelPrice;
 }
 
-/** Time and randomness, injectable so tests are deterministic. */
-export interface Clock {
-  now(): number;
-  random(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now(), random: () => Math.random() };
+export { systemClock, type Clock } from '../util/clock.js';
 
 /** One earlier turn of a multi-turn session. */
 export interface HistoryTurn {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunEvent, RunEventInput } from '../types/events.js';
 import type { TokenUsage } from '../types/usage.js';
+import { fixedClock } from '../testing/fixed-clock.js';
+import { createRunLogWriter } from './log-writer.js';
 import { agents, listFiles, newWriter, readJson, stamper, T0, tempDir } from './log-writer.test-support.js';
 import { formatLogTimestamp } from './paths.js';
 import type { StatusDocument } from './status-document.js';
@@ -302,6 +304,24 @@ describe('createRunLogWriter', () => {
     // The full event log waits for flush.
     expect(fs.existsSync(path.join(writer.logDir, 'coordination_events.json'))).toBe(false);
     await writer.flush();
+  });
+
+  it('stamps updated_at and the elapsed time from the clock it is given, not the wall clock', async () => {
+    const clock = fixedClock(T0 + 7_500);
+    const writer = await createRunLogWriter({
+      rootDir: tempDir(),
+      clock,
+      metadata: { config: {}, versions: {}, extra: {} },
+    });
+    const ev = stamper();
+    writer.handle(ev(0, { type: 'run.started', question: 'q', agents, settings: {} }));
+    await writer.flush();
+    const status = readJson<StatusDocument>(writer.statusPath);
+    expect(status.updated_at).toBe(new Date(T0 + 7_500).toISOString());
+    expect(status.elapsed_seconds).toBe(7.5);
+    clock.advance(2_000);
+    await writer.flush();
+    expect(readJson<StatusDocument>(writer.statusPath).elapsed_seconds).toBe(9.5);
   });
 
   it('suffixes the folder name when it is taken', async () => {

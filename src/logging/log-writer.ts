@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { RunEvent } from '../types/events.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { initialRunState, reduceRunState, type RunState } from '../types/run-state.js';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 import { formatCoordinationTable } from './coordination-table.js';
@@ -17,9 +18,11 @@ const STATUS_DEBOUNCE_MS = 100;
 export interface RunLogWriterOptions {
   /** Folder that holds every run's log folder, e.g. `<cwd>/.massgen/massgen_logs`. */
   rootDir: string;
-  /** Names the log folder; defaults to now. */
+  /** Names the log folder; defaults to the clock's now. */
   startedAt?: Date;
   metadata: RunLogMetadata;
+  /** Stamps `updated_at` and elapsed times. Default: the system clock. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /**
@@ -85,6 +88,7 @@ class FileRunLogWriter implements RunLogWriter {
     private readonly startedAt: Date,
     private readonly metadata: RunLogMetadata,
     initialError: Error | null,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {
     this.statusPath = path.join(logDir, LOG_FILES.status);
     this.firstError = initialError;
@@ -222,7 +226,7 @@ class FileRunLogWriter implements RunLogWriter {
     if (full) this.planFull(writes);
     const status = buildStatusDocument(this.state, {
       startedAt: this.startedAt,
-      now: Date.now(),
+      now: this.clock.now(),
       finalAnswerFile: this.finalAnswerPath(),
     });
     writes.push({
@@ -255,7 +259,7 @@ class FileRunLogWriter implements RunLogWriter {
     }
     const metadata = buildExecutionMetadata(this.state, {
       startedAt: this.startedAt,
-      now: Date.now(),
+      now: this.clock.now(),
       durationMs: this.durationMs,
       finalAnswerFile: this.finalAnswerPath(),
       metadata: this.metadata,
@@ -278,7 +282,8 @@ class FileRunLogWriter implements RunLogWriter {
  * the writer still works as a no-op that keeps trying, and `writeError` says why.
  */
 export async function createRunLogWriter(options: RunLogWriterOptions): Promise<RunLogWriter> {
-  const startedAt = options.startedAt ?? new Date();
+  const clock = options.clock ?? systemClock;
+  const startedAt = options.startedAt ?? new Date(clock.now());
   const { logDir, error } = await allocateLogDir(options.rootDir, startedAt);
-  return new FileRunLogWriter(logDir, startedAt, options.metadata, error);
+  return new FileRunLogWriter(logDir, startedAt, options.metadata, error, clock);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../testing/fixed-clock.js';
 import { listFiles, tempDir } from './log-writer.test-support.js';
 import {
   appendTurn,
@@ -42,7 +43,9 @@ function turn(question: string, answer: string | null, extra: Partial<TurnRecord
   };
 }
 
+// Sessions made here were created before any of their turns finished, whatever today's date is.
 const meta = {
+  clock: fixedClock('2026-11-22T08:00:00.000Z'),
   configSource: '/work/team.yaml',
   agents: [
     { id: 'alice', backend: 'openai', model: 'gpt-a' },

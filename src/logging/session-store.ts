@@ -21,6 +21,7 @@ import {
 } from './session-documents.js';
 import { formatSessionSummary } from './session-summary.js';
 import { errorCode } from '../util/guards.js';
+import { systemClock, type Clock } from '../util/clock.js';
 
 /**
  * The multi-turn session store. A session is one folder under `<cwd>/.massgen/sessions/`:
@@ -55,8 +56,10 @@ export interface SessionMeta {
   agents?: readonly SessionAgent[];
   /** Use this id (from {@link newSessionId}) instead of a fresh one; fails if it is taken. */
   id?: string;
-  /** Defaults to now. */
+  /** Defaults to the clock's now. */
   createdAt?: Date;
+  /** Where "now" comes from when `createdAt` is not given. Default: the system clock. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 /** One finished turn, as {@link appendTurn} takes it. */
@@ -227,12 +230,13 @@ export async function createSession(root: string, meta: SessionMeta): Promise<Se
   const rootDir = path.resolve(root);
   if (meta.id !== undefined && !SESSION_ID.test(meta.id)) throw new Error(`invalid session id "${meta.id}"`);
   await mkdir(rootDir, { recursive: true });
-  const created = (meta.createdAt ?? new Date()).toISOString();
+  const createdAt = meta.createdAt ?? new Date((meta.clock ?? systemClock).now());
+  const created = createdAt.toISOString();
   const tmp = path.join(rootDir, tmpName('session'));
   await mkdir(tmp);
   try {
     for (let attempt = 0; ; attempt++) {
-      const id = meta.id ?? newSessionId(meta.createdAt);
+      const id = meta.id ?? newSessionId(createdAt);
       const session: Session = {
         id,
         dir: path.join(rootDir, id),

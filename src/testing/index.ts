@@ -7,6 +7,7 @@ export {
   type RecordedRequest,
 } from './scripted-backend.js';
 export { EventRecorder } from './event-recorder.js';
+export { fixedClock, type FixedClock } from './fixed-clock.js';
 export {
   startFakeOpenAIServer,
   type FakeOpenAIServer,

@@ -9,6 +9,7 @@ import {
   loadSession,
   sessionsRoot,
 } from '../../app/sessions.js';
+import { fixedClock } from '../../testing/fixed-clock.js';
 import { finalOf, scriptedTeam, userText, workdir } from '../../app/sessions.test-support.js';
 import { fakeIo } from './interactive.test-support.js';
 import { PROMPT } from './line-input.js';
@@ -46,9 +47,17 @@ describe('listSessionsCommand', () => {
   it('prints a table newest first, then the unreadable folders', async () => {
     const cwd = workdir();
     const root = sessionsRoot(cwd);
-    const older = await createSession(root, { configSource: 'x', id: 'session_20261120_090000_aaaa' });
+    const older = await createSession(root, {
+      configSource: 'x',
+      id: 'session_20261120_090000_aaaa',
+      clock: fixedClock('2026-11-20T08:00:00.000Z'),
+    });
     await appendTurn(older, turn('Why is the sky blue?', '2026-11-20T09:00:00.000Z'));
-    const newer = await createSession(root, { configSource: 'x', id: 'session_20261121_090000_bbbb' });
+    const newer = await createSession(root, {
+      configSource: 'x',
+      id: 'session_20261121_090000_bbbb',
+      clock: fixedClock('2026-11-21T08:00:00.000Z'),
+    });
     await appendTurn(newer, turn('What is 2+2?', '2026-11-21T09:00:00.000Z'));
     await appendTurn(newer, turn('And 3+3?', '2026-11-21T09:05:00.000Z'));
     fs.mkdirSync(path.join(root, 'session_broken'));
