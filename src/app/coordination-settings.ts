@@ -16,6 +16,7 @@ export function coordinationSettings(
     onNewAnswer: o.on_new_answer,
     finalPresentation: o.final_presentation,
     maxStepsPerTurn: o.max_steps_per_turn,
+    maxTotalTurns: o.max_total_turns ?? null,
     agentTurnTimeoutMs: t.agent_turn_timeout_seconds * 1000,
     orchestratorTimeoutMs: (overrides.orchestratorTimeoutSeconds ?? t.orchestrator_timeout_seconds) * 1000,
     maxCostUsd: o.max_cost_usd ?? null,

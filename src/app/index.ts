@@ -1,4 +1,5 @@
 export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './run-massgen.js';
+export { collectRunSecrets, runScrubber } from './secrets.js';
 export { buildAgentSpecs, resolveBackendSettings, type Env } from './build-agents.js';
 export { coordinationSettings } from './coordination-settings.js';
 export { massgenVersion, runtimeVersions } from './versions.js';

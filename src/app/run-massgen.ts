@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfigFile, loadDotEnv, maskSecrets, parseConfig, type MassGenConfig } from '../config/index.js';
 import { Orchestrator, type AgentSpec, type HistoryTurn } from '../coordination/index.js';
-import { createRunLogWriter, type RunLogWriter } from '../logging/index.js';
+import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
 import { CancelledError } from '../types/errors.js';
 import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent } from '../types/events.js';
@@ -9,8 +9,10 @@ import type { RunResult } from '../types/run-result.js';
 import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
+import type { SecretScrubber } from '../util/secret-scrubber.js';
+import { collectRunSecrets, runScrubber } from './secrets.js';
 import type { ToolApprover } from '../types/tool.js';
-import { buildAgentSpecs, prepareBackends, secretValues, type Env } from './build-agents.js';
+import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
@@ -68,6 +70,13 @@ export interface PreparedRun {
   /** Synchronous last-resort log flush for process exit handlers. */
   flushLogsSync(): void;
   /**
+   * For a process that must exit now (second Ctrl-C, crash): records the outcome as the run's end when
+   * it has not ended yet, and writes the logs synchronously, so they always end in a terminal state.
+   */
+  terminateSync(outcome: RunTermination): void;
+  /** Masks every secret this run knows (keys, tokens, header values, URL passwords). */
+  readonly scrubber: SecretScrubber;
+  /**
    * Answers a `tool.approval.requested` event (with `auto_approve: false` and no `onToolApproval`).
    * Returns false when no call with that id is waiting.
    */
@@ -121,6 +130,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     options.orchestratorTimeoutSeconds === undefined
       ? {}
       : { orchestratorTimeoutSeconds: options.orchestratorTimeoutSeconds };
+  const scrubber = runScrubber(config, env);
   const desk = new ToolApprovalDesk();
   const approver = options.onToolApproval ?? (config.orchestrator.auto_approve ? undefined : desk.approver);
   const orchestrator = new Orchestrator({
@@ -129,6 +139,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
     ...(workspaces ? { workspaces } : {}),
+    scrubber,
   });
 
   const logging = options.logging ?? config.ui.logging_enabled;
@@ -138,7 +149,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       rootDir: options.logRoot ?? path.join(cwd, '.massgen', 'massgen_logs'),
       ...(options.clock ? { clock: options.clock } : {}),
       metadata: {
-        config: maskSecrets(config, secretValues(config, env)),
+        config: maskSecrets(config, collectRunSecrets(config, env)),
         versions: runtimeVersions(),
         extra: { cwd },
       },
@@ -200,6 +211,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     stream,
     result,
     flushLogsSync: () => writer?.flushSync(),
+    terminateSync: (outcome) => writer?.terminateSync(outcome),
+    scrubber,
     respondToApproval: (agentId, callId, decision) => desk.respond(agentId, callId, decision),
   };
 }

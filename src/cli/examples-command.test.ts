@@ -1,6 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../app/validate.js';
+import { examplesDir, listExamples } from '../config/examples.js';
 import { ConfigError } from '../types/errors.js';
 import { printExample, printExampleList } from './examples-command.js';
 
@@ -37,11 +41,35 @@ describe('printExampleList', () => {
 });
 
 describe('printExample', () => {
-  it('prints the YAML exactly as shipped, so it can be redirected to a file', () => {
+  it('prints the YAML as shipped (comments and all), so it can be redirected to a file', () => {
     const file = fileURLToPath(new URL('../../examples/basic/three_agents.yaml', import.meta.url));
     const expected = readFileSync(file, 'utf8');
     expect(capture((write) => printExample(write, 'basic/three_agents'))).toBe(expected);
     expect(capture((write) => printExample(write, '@examples/basic/three_agents.yaml'))).toBe(expected);
+  });
+
+  it('every example copied with --example validates in the folder it is written to', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'massgen-example-copy-'));
+    try {
+      const failures: string[] = [];
+      for (const example of listExamples()) {
+        const file = path.join(dir, `${example.name.replaceAll('/', '_')}.yaml`);
+        writeFileSync(
+          file,
+          capture((write) => printExample(write, example.name)),
+        );
+        const report = validateConfig(file, { cwd: dir, env: {} });
+        if (!report.valid)
+          failures.push(`${example.name}: ${report.errors.map((e) => e.message).join('; ')}`);
+      }
+      expect(failures).toEqual([]);
+      // The custom-tool module of the copy is the shipped one, by absolute path.
+      const copy = capture((write) => printExample(write, 'tools/custom_tools'));
+      expect(copy).toContain(`path: ${path.join(examplesDir(), 'tools', 'text_tools.ts')}`);
+      expect(copy).toMatch(/^# Custom tools:/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('throws a ConfigError with a suggestion for an unknown name', () => {

@@ -1,4 +1,4 @@
-import { EXAMPLE_PREFIX, listExamples, readExample, type ExampleInfo } from '../app/setup-wizard/index.js';
+import { EXAMPLE_PREFIX, exampleForCopy, listExamples, type ExampleInfo } from '../app/setup-wizard/index.js';
 import type { Write } from './plain-display.js';
 
 const WIDTH = 100;
@@ -45,11 +45,13 @@ export function printExampleList(write: Write, examples: readonly ExampleInfo[] 
 }
 
 /**
- * `massgen --example NAME`: the example's YAML exactly as shipped, so `massgen --example
- * basic/three_agents > team.yaml` gives an editable copy. NAME may carry `@examples/` and `.yaml`.
+ * `massgen --example NAME`: the example's YAML, comments and all, so `massgen --example
+ * basic/three_agents > team.yaml` gives an editable copy that validates where it is written (files it
+ * refers to, such as custom tool modules, are pointed at the installed examples). NAME may carry
+ * `@examples/` and `.yaml`.
  *
  * @throws {ConfigError} for an unknown name (its message suggests the closest one).
  */
 export function printExample(write: Write, name: string): void {
-  write(readExample(name));
+  write(exampleForCopy(name));
 }

@@ -19,6 +19,7 @@ import {
   listBackends,
   localDefaultConfig,
   prepareRun,
+  runScrubber,
   singleAgentConfig,
   validateConfig,
   type Env,
@@ -35,6 +36,7 @@ import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
 import { listSessionsCommand, runSessionCommand } from './interactive/index.js';
 import { createRunView, type RunView, type RunViewIo } from './run-view.js';
+import { urlPasswordScrubber, type SecretScrubber } from '../util/secret-scrubber.js';
 
 export interface CliIo {
   stdout: Write;
@@ -68,13 +70,17 @@ class UsageError extends MassGenError {
   }
 }
 
+/** Every secret the environment holds, for messages printed before a run has its own scrubber. */
+let envScrubber: SecretScrubber = urlPasswordScrubber;
+
 function printError(io: CliIo, error: unknown, debug: boolean): void {
-  io.stderr(`massgen: error: ${describeError(error)}\n`);
+  const say = (text: string) => io.stderr(envScrubber.text(text));
+  say(`massgen: error: ${describeError(error)}\n`);
   if (error instanceof ConfigValidationError && error.diagnostics.length > 1) {
-    io.stderr(`${formatDiagnostics(error.diagnostics, error.source)}\n`);
+    say(`${formatDiagnostics(error.diagnostics, error.source)}\n`);
   }
-  if (error instanceof MassGenError && error.hint) io.stderr(`hint: ${error.hint}\n`);
-  if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
+  if (debug && error instanceof Error && error.stack) say(`${error.stack}\n`);
 }
 
 function configFrom(options: CliOptions, io: CliIo, env: Env): MassGenConfig | string {
@@ -175,7 +181,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const home = io.home ?? os.homedir();
   // The environment, then ./.env, then ~/.config/massgen/.env (where --setup saves keys).
-  const userEnv = () => loadUserEnv({ cwd: io.cwd, env: io.env, home });
+  const userEnv = () => {
+    const env = loadUserEnv({ cwd: io.cwd, env: io.env, home });
+    envScrubber = runScrubber(null, env);
+    return env;
+  };
 
   if (options.listExamples) {
     printExampleList(io.stdout);
@@ -355,16 +365,29 @@ export async function main(): Promise<void> {
         );
       controller.abort(new CancelledError(`interrupted by ${signal}`));
     } else {
-      activeRun?.flushLogsSync();
+      // No more waiting: the logs still end in a terminal state (status.json, events.jsonl).
+      activeRun?.terminateSync({
+        status: 'cancelled',
+        exitCode: ExitCode.interrupted,
+        error: { code: 'cancelled', message: `interrupted again by ${signal} while cancelling` },
+      });
       process.exit(ExitCode.interrupted);
     }
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A closed terminal (or ssh session) is a request to stop, like SIGTERM.
+  process.on('SIGHUP', onSignal);
   const crash = (error: unknown) => {
-    activeRun?.flushLogsSync();
-    const stack = error instanceof Error && error.stack ? `${error.stack}\n` : '';
-    process.stderr.write(`massgen: internal error: ${describeError(error)}\n${stack}`);
+    const scrub = (text: string) => (activeRun?.scrubber ?? envScrubber).text(text);
+    const message = scrub(describeError(error));
+    activeRun?.terminateSync({
+      status: 'failed',
+      exitCode: ExitCode.runFailed,
+      error: { code: 'internal_error', message: `internal error: ${message}` },
+    });
+    const stack = error instanceof Error && error.stack ? `${scrub(error.stack)}\n` : '';
+    process.stderr.write(`massgen: internal error: ${message}\n${stack}`);
     process.exit(ExitCode.runFailed);
   };
   // `massgen --list-examples | head`: a reader that went away is not an error.

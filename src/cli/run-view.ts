@@ -101,6 +101,19 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
       if (event.type !== 'agent.text.delta') io.stderr(`[event] ${JSON.stringify(event)}\n`);
     });
   }
+  // Warnings go to stderr at once, or, while the live view owns the screen, right after it closes.
+  const heldWarnings: string[] = [];
+  handlers.push((event) => {
+    if (event.type !== 'run.warning') return;
+    const text = `massgen: warning: ${event.message}\n`;
+    if (live) heldWarnings.push(text);
+    else io.stderr(text);
+  });
+  const finishWithWarnings = finish;
+  finish = async () => {
+    await finishWithWarnings();
+    for (const text of heldWarnings.splice(0)) io.stderr(text);
+  };
   if (approvals) {
     // Last, so a question follows the lines that say the call waits.
     const prompt = approvals;

@@ -1,3 +1,4 @@
+import { isPair, isScalar, parseDocument, visit } from 'yaml';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,4 +149,36 @@ export function resolveExampleRef(ref: string): string {
  */
 export function readExample(ref: string): string {
   return readFileSync(resolveExampleRef(ref), 'utf8');
+}
+
+/** `${VAR:-default}` with a relative default: the default is what must survive the copy. */
+const VAR_WITH_DEFAULT = /^\$\{([A-Za-z_][A-Za-z0-9_]*):-(.*)\}$/;
+
+/**
+ * The text of a bundled example made to work wherever it is copied (`massgen --example NAME > x.yaml`):
+ * file references that are relative to the example — custom tool modules and context paths, also as
+ * the default of a `${VAR:-default}` — become absolute paths into the installed examples, so the copy
+ * validates in any folder. Comments and layout are kept.
+ *
+ * @throws {ConfigError} for an unknown name.
+ */
+export function exampleForCopy(ref: string): string {
+  const file = resolveExampleRef(ref);
+  const document = parseDocument(readFileSync(file, 'utf8'));
+  const absolute = (value: string): string => {
+    const withDefault = VAR_WITH_DEFAULT.exec(value);
+    if (withDefault) return `\${${withDefault[1]}:-${absolute(withDefault[2] ?? '')}}`;
+    if (value === '' || value.includes('${') || path.isAbsolute(value)) return value;
+    return path.resolve(path.dirname(file), value);
+  };
+  visit(document, {
+    Pair(_key, pair, ancestors) {
+      if (!isScalar(pair.key) || pair.key.value !== 'path' || !isScalar(pair.value)) return;
+      const owner = ancestors.filter((node) => isPair(node)).at(-1);
+      const section = owner && isPair(owner) && isScalar(owner.key) ? owner.key.value : null;
+      if (section !== 'custom_tools' && section !== 'context_paths') return;
+      if (typeof pair.value.value === 'string') pair.value.value = absolute(pair.value.value);
+    },
+  });
+  return document.toString({ lineWidth: 0 });
 }

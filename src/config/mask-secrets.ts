@@ -1,9 +1,10 @@
+import { createSecretScrubber, SECRET_MASK } from '../util/secret-scrubber.js';
+
 /** Keys whose string values are secrets wherever they appear (`api_key`, `apiKey`, `Authorization`, …). */
 export const SECRET_KEY_PATTERN = /api[_-]?key|token|secret|password|authorization/i;
 
-// Shorter values would mask ordinary words ("gpt", "true") all over the output.
-const MIN_SECRET_LENGTH = 6;
-const MASK = '***';
+/** Maps whose every value is a secret, whatever its key (`headers: { X-Tenant-Token: … }`). */
+const SECRET_MAP_PATTERN = /^(http_)?headers$/i;
 
 /**
  * A deep copy of `value` that is safe to write to logs and metadata files:
@@ -14,16 +15,11 @@ const MASK = '***';
  * Only plain objects and arrays are copied; other objects are passed through as they are.
  */
 export function maskSecrets(value: unknown, secretValues: readonly string[] = []): unknown {
-  // Longest first, so a secret that contains another is masked whole.
-  const secrets = [...new Set(secretValues.filter((secret) => secret.length >= MIN_SECRET_LENGTH))].sort(
-    (a, b) => b.length - a.length,
-  );
-  const maskText = (text: string): string =>
-    secrets.reduce((masked, secret) => masked.split(secret).join(MASK), text);
+  const maskText = createSecretScrubber(secretValues).text;
   const seen = new WeakMap<object, unknown>();
 
   const visit = (node: unknown, secretKey: boolean): unknown => {
-    if (typeof node === 'string') return secretKey && node !== '' ? MASK : maskText(node);
+    if (typeof node === 'string') return secretKey && node !== '' ? SECRET_MASK : maskText(node);
     if (typeof node !== 'object' || node === null) return node;
     const copied = seen.get(node);
     if (copied !== undefined) return copied;
@@ -39,7 +35,7 @@ export function maskSecrets(value: unknown, secretValues: readonly string[] = []
     seen.set(node, out);
     for (const [key, item] of Object.entries(node)) {
       Object.defineProperty(out, key, {
-        value: visit(item, SECRET_KEY_PATTERN.test(key)),
+        value: visit(item, SECRET_KEY_PATTERN.test(key) || SECRET_MAP_PATTERN.test(key)),
         enumerable: true,
         writable: true,
         configurable: true,

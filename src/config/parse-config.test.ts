@@ -42,7 +42,7 @@ describe('parseConfig: valid configs', () => {
       provider_options: {},
     });
     expect(config.orchestrator).toEqual({
-      max_new_answers_per_agent: null,
+      max_new_answers_per_agent: 3,
       answer_novelty_requirement: 'lenient',
       max_enforcement_retries: 2,
       max_agent_failures: 2,
@@ -70,6 +70,12 @@ describe('parseConfig: valid configs', () => {
     );
     expect(config.orchestrator.on_new_answer).toBe('restart');
     expect(config.orchestrator.max_new_answers_per_agent).toBe(2);
+    // An explicit null is kept (unlimited, warned about at run start), not replaced by the default.
+    const unlimited = parseConfig(
+      { agent: { backend }, orchestrator: { max_new_answers_per_agent: null } },
+      { env: {} },
+    );
+    expect(unlimited.orchestrator.max_new_answers_per_agent).toBeNull();
     expect(config.orchestrator.max_steps_per_turn).toBe(30);
   });
 

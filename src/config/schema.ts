@@ -214,9 +214,17 @@ export const ContextPathConfigSchema = z.strictObject({
   protected_paths: z.array(z.string().min(1)).default(() => []),
 });
 
+/** Answers per agent before it may only vote: enough for a first answer and two real revisions. */
+export const DEFAULT_MAX_NEW_ANSWERS_PER_AGENT = 3;
+
 export const OrchestratorConfigSchema = z.strictObject({
-  /** null: unlimited. */
-  max_new_answers_per_agent: z.int().positive().nullable().default(null),
+  /**
+   * Beyond this many accepted answers an agent may only vote. Default 3 (docs/protocol.md says why);
+   * an explicit null means unlimited, with a warning at start.
+   */
+  max_new_answers_per_agent: z.int().positive().nullable().default(DEFAULT_MAX_NEW_ANSWERS_PER_AGENT),
+  /** Hard ceiling on coordination turns in one run, over all agents. Default: derived from the team size. */
+  max_total_turns: z.int().positive().optional(),
   answer_novelty_requirement: z.enum(['lenient', 'balanced', 'strict']).default('lenient'),
   max_enforcement_retries: z.int().min(0).default(2),
   max_agent_failures: z.int().min(1).default(2),

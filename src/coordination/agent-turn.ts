@@ -3,7 +3,13 @@ import { ModelBehaviourError } from '../types/errors.js';
 import type { SeenAnswers } from './coordination-state.js';
 import { runModelStep } from './model-step.js';
 import { noveltyRefusal } from './novelty.js';
-import { coordinationSystemPrompt, coordinationUserMessage, enforcement, updateMessage } from './prompts.js';
+import {
+  coordinationSystemPrompt,
+  coordinationUserMessage,
+  enforcement,
+  updateMessage,
+  voteOnlyNote,
+} from './prompts.js';
 import type { RunContext } from './run-context.js';
 import { executeToolCalls, noTools } from './tool-step.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
@@ -50,8 +56,17 @@ export async function runCoordinationTurn(
     );
   };
 
+  // Past its answer limit an agent is not offered new_answer at all (grammar-constrained local models
+  // can then only vote), and the prompt says why; a call anyway is still refused below.
+  const limit = settings.maxNewAnswersPerAgent;
+  const mayAnswer = limit === null || agent.answers.length < limit;
   await showAnswerFiles(ctx, agentIndex, seen);
   ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });
+  const opening = coordinationUserMessage(
+    ctx.question,
+    ctx.history,
+    forViewer(ctx, agentIndex, state.viewFor(agentIndex, seen)),
+  );
   const messages: ChatMessage[] = [
     {
       role: 'system',
@@ -67,14 +82,7 @@ export async function runCoordinationTurn(
         ),
       ),
     },
-    {
-      role: 'user',
-      content: coordinationUserMessage(
-        ctx.question,
-        ctx.history,
-        forViewer(ctx, agentIndex, state.viewFor(agentIndex, seen)),
-      ),
-    },
+    { role: 'user', content: mayAnswer || limit === null ? opening : `${opening}\n\n${voteOnlyNote(limit)}` },
   ];
 
   let enforcementUsed = 0;
@@ -94,10 +102,6 @@ export async function runCoordinationTurn(
     if (seenVersion !== state.version) messages.push({ role: 'user', content: await refreshView() });
 
     const ownTools = registry.list({ agentId, phase: 'coordination' });
-    // Past its answer limit an agent is not offered new_answer at all (grammar-constrained local
-    // models can then only vote); a call anyway is still refused below.
-    const limit = settings.maxNewAnswersPerAgent;
-    const mayAnswer = limit === null || agent.answers.length < limit;
     const output = await runModelStep(
       ctx,
       agentIndex,

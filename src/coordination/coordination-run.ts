@@ -11,6 +11,7 @@ import type {
   RunEvent,
   RunEventInput,
   RunStatus,
+  RunWarning,
   TurnOutcome,
 } from '../types/events.js';
 import { addUsage, costOf, emptyUsage, type TokenUsage } from '../types/usage.js';
@@ -18,6 +19,7 @@ import type { ToolApprover, ToolRegistry } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import { linkedAbortController } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
+import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { runCoordinationTurn } from './agent-turn.js';
 import { CoordinationState, type AgentRuntime } from './coordination-state.js';
 import { classifyTools, type PlanningPolicy } from './planning.js';
@@ -25,7 +27,13 @@ import { errorInfo, presentFinalAnswer, runAnswerLoop } from './presentation.js'
 import { directSystemPrompt, directUserMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
 import { withWorkspaceNote } from './workspace-view.js';
-import type { AgentSpec, Clock, CoordinationSettings, HistoryTurn } from './settings.js';
+import {
+  turnCeiling,
+  type AgentSpec,
+  type Clock,
+  type CoordinationSettings,
+  type HistoryTurn,
+} from './settings.js';
 
 /** Abort reason for a turn superseded under `on_new_answer: restart`. */
 class RestartRequested extends Error {
@@ -35,7 +43,7 @@ class RestartRequested extends Error {
   }
 }
 
-type StopReason = 'timeout' | 'budget' | 'cancelled';
+type StopReason = 'timeout' | 'budget' | 'turn_limit' | 'cancelled';
 
 /**
  * One run of the protocol: schedules turns, reacts to their outcomes, detects consensus, enforces
@@ -54,10 +62,14 @@ export class CoordinationRun implements RunContext {
   private readonly runAbort: AbortController;
   private readonly disposeRunAbort: () => void;
   private stopReason: StopReason | null = null;
+  private turnsStarted = 0;
+  private readonly maxTurns: number;
   private wakeUp: (() => void) | null = null;
   planning: PlanningPolicy | null = null;
   readonly approver: ToolApprover | undefined;
   readonly workspaces: WorkspaceHooks | undefined;
+  private readonly warnings: readonly RunWarning[];
+  private readonly scrubber: SecretScrubber | undefined;
 
   constructor(
     readonly runId: string,
@@ -67,9 +79,17 @@ export class CoordinationRun implements RunContext {
     readonly clock: Clock,
     agents: readonly AgentSpec[],
     private readonly externalSignal: AbortSignal | undefined,
-    options: { approver?: ToolApprover; workspaces?: WorkspaceHooks } = {},
+    options: {
+      approver?: ToolApprover;
+      workspaces?: WorkspaceHooks;
+      warnings?: readonly RunWarning[];
+      scrubber?: SecretScrubber;
+    } = {},
   ) {
     this.state = new CoordinationState(agents);
+    this.maxTurns = turnCeiling(settings, agents.length);
+    this.warnings = options.warnings ?? [];
+    this.scrubber = options.scrubber;
     this.approver = options.approver;
     this.workspaces = options.workspaces;
     const { controller, dispose } = linkedAbortController(externalSignal);
@@ -82,7 +102,12 @@ export class CoordinationRun implements RunContext {
   }
 
   emit(input: RunEventInput): void {
-    this.events.push({ ...input, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent);
+    const event = { ...input, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent;
+    this.events.push(this.scrubber ? this.scrubber.deep(event) : event);
+  }
+
+  scrub(text: string): string {
+    return this.scrubber ? this.scrubber.text(text) : text;
   }
 
   addUsage(agentId: string, usage: TokenUsage): number {
@@ -134,6 +159,14 @@ export class CoordinationRun implements RunContext {
       })),
       settings: { ...this.settings },
     });
+    for (const warning of this.warnings) this.emit({ type: 'run.warning', ...warning });
+    if (this.settings.maxNewAnswersPerAgent === null && this.state.agents.length > 1) {
+      this.emit({
+        type: 'run.warning',
+        code: 'unbounded_answers',
+        message: `max_new_answers_per_agent is null: agents may answer without limit, so the run may not converge before its timeout (${this.settings.orchestratorTimeoutMs / 1000}s)`,
+      });
+    }
     const onExternalAbort = () => this.stop('cancelled', this.externalSignal?.reason);
     this.externalSignal?.addEventListener('abort', onExternalAbort, { once: true });
     if (this.externalSignal?.aborted) onExternalAbort();
@@ -178,7 +211,9 @@ export class CoordinationRun implements RunContext {
     } finally {
       clearTimeout(timer);
       this.externalSignal?.removeEventListener('abort', onExternalAbort);
-      this.runAbort.abort(new CancelledError('run finished'));
+      const ended = new CancelledError('run finished');
+      this.runAbort.abort(ended);
+      for (const controller of this.turnControllers.values()) controller.abort(ended);
       await Promise.allSettled([...this.turnPromises]);
       // Servers and child processes end with the run, whatever its outcome.
       await Promise.allSettled(this.registries().map((registry) => registry.close?.()));
@@ -248,7 +283,16 @@ export class CoordinationRun implements RunContext {
         reason = 'all_agents_failed';
         break;
       }
-      for (const agent of active) if (!agent.inFlight && !agent.vote) this.startTurn(agent);
+      for (const agent of active) {
+        if (agent.inFlight || agent.vote) continue;
+        if (this.turnsStarted >= this.maxTurns) {
+          this.stop('turn_limit', new Error(`turn ceiling of ${this.maxTurns} reached`));
+          break;
+        }
+        this.turnsStarted++;
+        this.startTurn(agent);
+      }
+      if (this.stopReason) continue;
       await new Promise<void>((resolve) => (this.wakeUp = resolve));
     }
     await Promise.allSettled([...this.turnPromises]);
@@ -259,7 +303,10 @@ export class CoordinationRun implements RunContext {
     agent.inFlight = true;
     agent.turns++;
     const turn = agent.turns;
-    const { controller, dispose } = linkedAbortController(this.runAbort.signal);
+    // Not linked to the run's signal by a listener per turn (dozens of agents would pile listeners
+    // on one signal): stop() and the end of the run abort every registered turn controller instead.
+    const controller = new AbortController();
+    if (this.runAbort.signal.aborted) controller.abort(this.runAbort.signal.reason);
     this.turnControllers.set(agent.index, controller);
     const limitMs = this.settings.agentTurnTimeoutMs;
     const timer =
@@ -290,7 +337,6 @@ export class CoordinationRun implements RunContext {
       )
       .finally(() => {
         clearTimeout(timer);
-        dispose();
         agent.inFlight = false;
         this.turnControllers.delete(agent.index);
         this.turnPromises.delete(promise);
@@ -362,7 +408,10 @@ export class CoordinationRun implements RunContext {
     if (reason === 'cancelled') throw new CancelledError();
     if (reason === 'all_agents_failed') return { ...failed, error: this.allFailedError() };
     if (winnerIndex === null || !winner)
-      return this.noAnswer(reason === 'budget' ? 'budget' : 'timeout', 'any agent submitted an answer');
+      return this.noAnswer(
+        reason === 'budget' ? 'budget' : reason === 'turn_limit' ? 'turn_limit' : 'timeout',
+        'any agent submitted an answer',
+      );
     const finalAnswer = await this.withPresentationTimeout((signal) =>
       presentFinalAnswer(this, winnerIndex, signal, () => this.stopReason === 'cancelled'),
     );
@@ -402,19 +451,25 @@ export class CoordinationRun implements RunContext {
   }
 
   /** The outcome when coordination stopped (timeout or budget) before `what`. */
-  private noAnswer(reason: 'timeout' | 'budget', what: string) {
-    const budget = reason === 'budget';
+  private noAnswer(reason: 'timeout' | 'budget' | 'turn_limit', what: string) {
+    const errors = {
+      budget: {
+        code: 'budget_exceeded',
+        message: `The cost budget of $${this.settings.maxCostUsd} was spent before ${what}.`,
+      },
+      turn_limit: {
+        code: 'run_failed',
+        message: `The run reached its ceiling of ${this.maxTurns} turns (orchestrator.max_total_turns) before ${what}.`,
+      },
+      timeout: { code: 'timeout', message: `The orchestrator timed out before ${what}.` },
+    };
+    const timedOut = reason === 'timeout';
     return {
-      status: budget ? ('failed' as const) : ('timeout' as const),
-      exitCode: budget ? ExitCode.runFailed : ExitCode.timedOutWithoutAnswer,
+      status: timedOut ? ('timeout' as const) : ('failed' as const),
+      exitCode: timedOut ? ExitCode.timedOutWithoutAnswer : ExitCode.runFailed,
       winnerId: null,
       finalAnswer: null,
-      error: budget
-        ? {
-            code: 'budget_exceeded',
-            message: `The cost budget of $${this.settings.maxCostUsd} was spent before ${what}.`,
-          }
-        : { code: 'timeout', message: `The orchestrator timed out before ${what}.` },
+      error: errors[reason],
     };
   }
 

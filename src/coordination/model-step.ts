@@ -4,7 +4,7 @@ import type { ToolCall } from '../types/messages.js';
 import type { Phase } from '../types/events.js';
 import { emptyUsage, type TokenUsage } from '../types/usage.js';
 import { sleep } from '../util/abort.js';
-import { backoffDelay, defaultBackoff } from '../util/backoff.js';
+import { backoffDelay, defaultBackoff, MAX_RETRY_AFTER_MS } from '../util/backoff.js';
 import { truncate } from '../util/text.js';
 import type { RunContext } from './run-context.js';
 
@@ -51,6 +51,13 @@ export async function runModelStep(
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if (!(error instanceof ProviderError) || !error.retryable || attempt > maxRetries) throw error;
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > MAX_RETRY_AFTER_MS) {
+        throw new ProviderError(
+          error.provider,
+          `${describeError(error)} — the provider asks to wait ${Math.ceil(error.retryAfterMs / 1000)}s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000}s massgen waits`,
+          { cause: error, retryable: false, ...(error.status === undefined ? {} : { status: error.status }) },
+        );
+      }
       const delayMs = backoffDelay(attempt, defaultBackoff, error.retryAfterMs, ctx.clock.random);
       ctx.emit({
         type: 'agent.step.retrying',

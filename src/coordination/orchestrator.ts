@@ -1,7 +1,8 @@
 import { ConfigError } from '../types/errors.js';
-import type { RunEvent } from '../types/events.js';
+import type { RunEvent, RunWarning } from '../types/events.js';
 import type { ToolApprover } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
+import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { CoordinationRun } from './coordination-run.js';
 import {
   defaultCoordinationSettings,
@@ -24,6 +25,13 @@ export interface OrchestratorOptions {
   approveToolCall?: ToolApprover;
   /** The agents' workspaces: snapshots on each answer, peers' files shown with the answers. */
   workspaces?: WorkspaceHooks;
+  /** Emitted as `run.warning` events right after `run.started` (e.g. config keys that are not supported). */
+  warnings?: readonly RunWarning[];
+  /**
+   * Masks the run's secrets in every event and in tool results before a model reads them
+   * (`createSecretScrubber` from the known keys and tokens).
+   */
+  scrubber?: SecretScrubber;
 }
 
 export interface RunOptions {
@@ -53,6 +61,8 @@ export class Orchestrator {
   private readonly clock: Clock;
   private readonly approver: ToolApprover | undefined;
   private readonly workspaces: WorkspaceHooks | undefined;
+  private readonly warnings: readonly RunWarning[];
+  private readonly scrubber: SecretScrubber | undefined;
 
   constructor(options: OrchestratorOptions) {
     if (options.agents.length === 0)
@@ -67,6 +77,8 @@ export class Orchestrator {
     this.clock = options.clock ?? systemClock;
     this.approver = options.approveToolCall;
     this.workspaces = options.workspaces;
+    this.warnings = options.warnings ?? [];
+    this.scrubber = options.scrubber;
   }
 
   /**
@@ -85,6 +97,8 @@ export class Orchestrator {
       {
         ...(this.approver ? { approver: this.approver } : {}),
         ...(this.workspaces ? { workspaces: this.workspaces } : {}),
+        warnings: this.warnings,
+        ...(this.scrubber ? { scrubber: this.scrubber } : {}),
       },
     );
     const done = run.execute();

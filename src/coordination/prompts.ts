@@ -71,6 +71,14 @@ export function coordinationUserMessage(
   return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<CURRENT ANSWERS from the agents>\n${answersBlock(answers)}\n<END OF CURRENT ANSWERS>`;
 }
 
+/**
+ * Added to the opening message of an agent that has used up its answers: `new_answer` is no longer in
+ * its tool list, and this says why, so it does not keep trying to improve.
+ */
+export function voteOnlyNote(limit: number): string {
+  return `VOTE ONLY: you have already submitted the maximum of ${limit} answer${limit === 1 ? '' : 's'} allowed per agent, so \`new_answer\` is no longer available to you. Read the current answers and finish your turn with \`vote\` for the best one (your own included).`;
+}
+
 /** Sent into an in-flight turn when answers changed since the agent last looked. */
 export function updateMessage(changed: readonly ViewAnswer[], votableIds: readonly string[]): string {
   return `UPDATE: while you were working, new or revised answers were submitted. All earlier votes were reset.\n\n<NEW OR CHANGED ANSWERS>\n${answersBlock(changed)}\n<END OF NEW OR CHANGED ANSWERS>\n\nYou can now vote for: ${votableIds.join(', ')}. Take these answers into account, then finish with exactly one of \`new_answer\` or \`vote\`.`;

@@ -19,7 +19,10 @@ export interface RunContext {
   readonly approver: ToolApprover | undefined;
   /** The agents' workspaces; undefined when no agent has one. */
   readonly workspaces: WorkspaceHooks | undefined;
+  /** Emits an event (secrets scrubbed from every string in it). */
   emit(event: RunEventInput): void;
+  /** Masks every secret the run knows: applied to tool results before a model reads them. */
+  scrub(text: string): string;
   /** Records a model call's usage; returns its cost in dollars (and may stop coordination on budget). */
   addUsage(agentId: string, usage: TokenUsage): number;
   /** Called right after an answer is accepted, so in-flight turns can be restarted when configured. */

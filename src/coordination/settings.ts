@@ -19,6 +19,11 @@ export interface CoordinationSettings {
   finalPresentation: 'present' | 'verbatim';
   /** Safety cap on model calls within one turn. */
   maxStepsPerTurn: number;
+  /**
+   * Hard ceiling on coordination turns in one run, over all agents: protects against any loop the
+   * answer cap does not catch. `null`: derived from the team size ({@link turnCeiling}).
+   */
+  maxTotalTurns: number | null;
   /** `null` disables the per-turn timeout. */
   agentTurnTimeoutMs: number | null;
   orchestratorTimeoutMs: number;
@@ -33,13 +38,14 @@ export interface CoordinationSettings {
 }
 
 export const defaultCoordinationSettings: CoordinationSettings = {
-  maxNewAnswersPerAgent: null,
+  maxNewAnswersPerAgent: 3,
   answerNoveltyRequirement: 'lenient',
   maxEnforcementRetries: 2,
   maxAgentFailures: 2,
   onNewAnswer: 'inject',
   finalPresentation: 'present',
   maxStepsPerTurn: 30,
+  maxTotalTurns: null,
   agentTurnTimeoutMs: 600_000,
   orchestratorTimeoutMs: 1_800_000,
   maxCostUsd: null,
@@ -68,4 +74,15 @@ export { systemClock, type Clock } from '../util/clock.js';
 export interface HistoryTurn {
   question: string;
   answer: string;
+}
+
+/**
+ * The run's turn ceiling. Derived, it allows every agent a first turn, then one more turn per agent for
+ * every answer the team may submit (each answer can send everyone back to work), plus room for failed
+ * turns: far above what a converging run uses, low enough that a loop ends long before the timeout.
+ */
+export function turnCeiling(settings: CoordinationSettings, agentCount: number): number {
+  if (settings.maxTotalTurns !== null) return settings.maxTotalTurns;
+  const answersPerAgent = settings.maxNewAnswersPerAgent ?? 20;
+  return agentCount * (agentCount * answersPerAgent + 2 + settings.maxAgentFailures);
 }

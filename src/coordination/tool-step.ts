@@ -56,6 +56,8 @@ export async function executeToolCalls(
         }
       }
     }
+    // A tool may echo a secret (an env dump, a config file): the model must never read it.
+    content = ctx.scrub(content);
     ctx.emit({
       type: 'tool.call.finished',
       agentId,

@@ -1,4 +1,11 @@
-export { createRunLogWriter, type RunLogWriter, type RunLogWriterOptions } from './log-writer.js';
+export {
+  createRunLogWriter,
+  LogFolderError,
+  type RunLogWriter,
+  type RunLogWriterOptions,
+  type RunTermination,
+} from './log-writer.js';
+export { EventJournal, JOURNAL_FLUSH_MS } from './event-journal.js';
 export type { RunLogMetadata, ExecutionMetadataDocument } from './metadata-document.js';
 export type { StatusDocument, StatusAgentEntry } from './status-document.js';
 export type { VoteDocument, VoteEntry } from './vote-document.js';

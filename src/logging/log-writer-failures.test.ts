@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunEvent, RunEventInput } from '../types/events.js';
 import { agents, listFiles, newWriter, readJson, stamper, T0, tempDir } from './log-writer.test-support.js';
+import { LogFolderError } from './log-writer.js';
 import { formatLogTimestamp } from './paths.js';
 import type { StatusDocument } from './status-document.js';
 import type { VoteDocument } from './vote-document.js';
@@ -202,20 +203,63 @@ describe('createRunLogWriter when things go wrong', () => {
     expect(writer.writeError).toBeNull();
   });
 
-  it('never throws when the root folder cannot be created', async () => {
+  it('refuses to start when the root folder cannot be created, naming the folder and the reason', async () => {
     const dir = tempDir();
     const blocker = path.join(dir, 'a-file');
     fs.writeFileSync(blocker, 'not a folder');
-    const writer = await newWriter(path.join(blocker, 'logs'));
-    expect(writer.writeError).toBeInstanceOf(Error);
-    const firstError = writer.writeError;
-    expect(() => {
-      for (const event of answeredRun()) writer.handle(event);
-    }).not.toThrow();
-    await expect(writer.flush()).resolves.toBeUndefined();
-    expect(() => writer.flushSync()).not.toThrow();
-    expect(writer.writeError).toBe(firstError);
-    expect(writer.finalAnswerPath()).toBe(path.join(writer.logDir, 'final', 'bob', 'answer.txt'));
+    const error = await newWriter(path.join(blocker, 'logs')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LogFolderError);
+    expect((error as LogFolderError).code).toBe('config_error');
+    expect((error as LogFolderError).message).toMatch(
+      new RegExp(`^cannot write the log folder ${path.join(blocker, 'logs')}.*: ENOTDIR`),
+    );
     expect(fs.readdirSync(dir)).toEqual(['a-file']);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('refuses a read-only root folder', async () => {
+    const root = path.join(tempDir(), 'logs');
+    fs.mkdirSync(root, { mode: 0o500 });
+    await expect(newWriter(root)).rejects.toThrow(/cannot write the log folder .*EACCES/);
+  });
+});
+
+describe('events.jsonl', () => {
+  it('appends every event as one JSON line while the run goes on, before any flush', async () => {
+    const writer = await newWriter(tempDir());
+    const journal = path.join(writer.logDir, 'events.jsonl');
+    expect(fs.readFileSync(journal, 'utf8')).toBe('');
+    const events = answeredRun();
+    for (const event of events.slice(0, 3)) writer.handle(event);
+    // Buffered for at most a few hundred milliseconds, then on disk without any flush call.
+    await expect
+      .poll(() => fs.readFileSync(journal, 'utf8').split('\n').length - 1, { timeout: 2000, interval: 20 })
+      .toBe(3);
+    for (const event of events.slice(3)) writer.handle(event);
+    await writer.flush();
+    const lines = fs.readFileSync(journal, 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as RunEvent)).toEqual(events);
+  });
+
+  it('terminateSync ends an unfinished run in a terminal state on disk, synchronously', async () => {
+    const writer = await newWriter(tempDir());
+    const ev = stamper('run-t');
+    writer.handle(ev(0, { type: 'run.started', question: 'q', agents, settings: {} }));
+    writer.handle(ev(1, { type: 'agent.turn.started', agentId: 'alice', turn: 1, visibleAnswers: [] }));
+    writer.terminateSync({
+      status: 'cancelled',
+      exitCode: 130,
+      error: { code: 'cancelled', message: 'interrupted twice' },
+    });
+    const status = readJson<StatusDocument>(writer.statusPath);
+    expect(status.phase).toBe('finished');
+    expect(status.final).toMatchObject({ status: 'cancelled', exit_code: 130 });
+    expect(status.agents.alice?.status).toBe('stopped');
+    const lines = fs.readFileSync(path.join(writer.logDir, 'events.jsonl'), 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1) as string) as RunEvent;
+    expect(last).toMatchObject({ type: 'run.finished', runId: 'run-t', seq: 2, status: 'cancelled' });
+    // A run that already finished is left as it ended.
+    writer.terminateSync({ status: 'failed', exitCode: 2, error: { code: 'x', message: 'y' } });
+    expect(readJson<StatusDocument>(writer.statusPath).final.status).toBe('cancelled');
+    await writer.flush();
   });
 });

@@ -165,6 +165,7 @@ describe('createRunLogWriter', () => {
         path.join(`agent_bob`, answerStamp(2000), 'answer.txt'),
         'coordination_events.json',
         'coordination_table.txt',
+        'events.jsonl',
         'execution_metadata.yaml',
         path.join('final', 'bob', 'answer.txt'),
         'status.json',

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { RunEvent } from '../types/events.js';
+import { ConfigError, describeError } from '../types/errors.js';
+import type { ErrorInfo, RunEvent, RunStatus } from '../types/events.js';
+import { EventJournal } from './event-journal.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { initialRunState, reduceRunState, type RunState } from '../types/run-state.js';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
@@ -25,9 +27,16 @@ export interface RunLogWriterOptions {
   clock?: Pick<Clock, 'now'>;
 }
 
+/** How a run ended when the process must stop before the engine could say so itself. */
+export interface RunTermination {
+  status: RunStatus;
+  exitCode: number;
+  error: ErrorInfo;
+}
+
 /**
- * Writes one run's log folder from its event stream. Never throws and never rejects: a logging
- * failure must not end a run, so the first one is kept in {@link RunLogWriter.writeError}.
+ * Writes one run's log folder from its event stream. Once created it never throws and never rejects:
+ * a logging failure must not end a run, so the first one is kept in {@link RunLogWriter.writeError}.
  */
 export interface RunLogWriter {
   /** Absolute path of this run's log folder. */
@@ -42,6 +51,12 @@ export interface RunLogWriter {
   flush(): Promise<void>;
   /** Like {@link flush}, but synchronous: the last resort for process-exit handlers. */
   flushSync(): void;
+  /**
+   * For a process that must exit now (second Ctrl-C, crash): when the run has not finished, records a
+   * `run.finished` with this outcome (so `status.json` and `events.jsonl` end in a terminal state),
+   * then writes everything synchronously.
+   */
+  terminateSync(outcome: RunTermination): void;
   /** Absolute path of `final/<winner id>/answer.txt` once a final answer is known (written on the next write), else null. */
   finalAnswerPath(): string | null;
 }
@@ -82,16 +97,17 @@ class FileRunLogWriter implements RunLogWriter {
   /** Bumped by flushSync: async writes planned before it hold older content and must not land. */
   private generation = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastEvent: RunEvent | null = null;
 
   constructor(
     readonly logDir: string,
     private readonly startedAt: Date,
     private readonly metadata: RunLogMetadata,
-    initialError: Error | null,
     private readonly clock: Pick<Clock, 'now'>,
+    private readonly journal: EventJournal,
   ) {
     this.statusPath = path.join(logDir, LOG_FILES.status);
-    this.firstError = initialError;
+    this.firstError = null;
   }
 
   get writeError(): Error | null {
@@ -100,6 +116,8 @@ class FileRunLogWriter implements RunLogWriter {
 
   handle(event: RunEvent): void {
     try {
+      this.journal.append(event);
+      this.lastEvent = event;
       this.events.push(event);
       this.state = reduceRunState(this.state, event);
       if (event.type === 'answer.submitted') this.rememberAnswer(event.agentId, event.ts, event.content);
@@ -107,6 +125,7 @@ class FileRunLogWriter implements RunLogWriter {
       else if (event.type === 'run.finished') this.durationMs = event.durationMs;
 
       if (event.type === 'run.finished') {
+        this.journal.close();
         this.cancelTimer();
         void this.enqueue(false);
       } else if (!isTextEvent(event)) {
@@ -118,11 +137,34 @@ class FileRunLogWriter implements RunLogWriter {
   }
 
   flush(): Promise<void> {
+    this.journal.flush();
     this.cancelTimer();
     return this.enqueue(true);
   }
 
+  terminateSync(outcome: RunTermination): void {
+    const last = this.lastEvent;
+    if (this.state.phase !== 'finished' && last !== null) {
+      this.handle({
+        type: 'run.finished',
+        runId: last.runId,
+        seq: last.seq + 1,
+        ts: this.clock.now(),
+        status: outcome.status,
+        exitCode: outcome.exitCode,
+        winnerId: null,
+        finalAnswer: null,
+        durationMs: Math.max(0, this.clock.now() - (this.state.startedAt ?? this.startedAt.getTime())),
+        usage: Object.fromEntries(this.state.agents.map((a) => [a.agentId, a.usage])),
+        costUsd: Object.fromEntries(this.state.agents.map((a) => [a.agentId, a.costUsd])),
+        error: outcome.error,
+      });
+    }
+    this.flushSync();
+  }
+
   flushSync(): void {
+    this.journal.flush();
     this.cancelTimer();
     this.generation++;
     try {
@@ -274,16 +316,44 @@ class FileRunLogWriter implements RunLogWriter {
   private recordError(error: unknown): void {
     this.firstError ??= asError(error);
   }
+
+  /** For the journal, which reports its write errors here. */
+  noteError(error: unknown): void {
+    this.recordError(error);
+  }
+}
+
+/** The log folder cannot be created or written: the run must not start (exit code 1). */
+export class LogFolderError extends ConfigError {
+  constructor(
+    readonly folder: string,
+    cause: unknown,
+  ) {
+    super(`cannot write the log folder ${folder}: ${describeError(cause)}`, {
+      hint: 'make the folder writable, run from another directory, or turn logs off with --no-logs',
+      cause,
+    });
+    this.name = 'LogFolderError';
+  }
 }
 
 /**
  * Creates the run's log folder `<rootDir>/log_<YYYYMMDD_HHMMSS_ffffff>` (suffixed `_2`, `_3`… when taken)
- * and returns a writer to feed every {@link RunEvent} to. Never rejects: if the folder cannot be created
- * the writer still works as a no-op that keeps trying, and `writeError` says why.
+ * with its `events.jsonl`, and returns a writer to feed every {@link RunEvent} to.
+ * @throws {LogFolderError} when the folder cannot be created or written.
  */
 export async function createRunLogWriter(options: RunLogWriterOptions): Promise<RunLogWriter> {
   const clock = options.clock ?? systemClock;
   const startedAt = options.startedAt ?? new Date(clock.now());
   const { logDir, error } = await allocateLogDir(options.rootDir, startedAt);
-  return new FileRunLogWriter(logDir, startedAt, options.metadata, error, clock);
+  if (error) throw new LogFolderError(logDir, error);
+  let writer: FileRunLogWriter | null = null;
+  let journal: EventJournal;
+  try {
+    journal = new EventJournal(path.join(logDir, LOG_FILES.journal), (e) => writer?.noteError(e));
+  } catch (cause) {
+    throw new LogFolderError(logDir, cause);
+  }
+  writer = new FileRunLogWriter(logDir, startedAt, options.metadata, clock, journal);
+  return writer;
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 /** File and folder names inside a run's log folder. */
 export const LOG_FILES = {
   events: 'coordination_events.json',
+  /** Every event as one JSON line, appended during the run (crash-safe; what replay reads). */
+  journal: 'events.jsonl',
   status: 'status.json',
   vote: 'vote.json',
   table: 'coordination_table.txt',

@@ -54,6 +54,8 @@ export function agentBadge(run: RunState, agent: AgentState, view: AgentView | u
       return agent.vote
         ? badge('voted', `voted → ${agent.vote.targetLabel}`)
         : badge('vote-reset', 'vote reset');
+    case 'stopped':
+      return badge('stopped');
     case 'failed':
       return badge('failed');
     case 'dropped':

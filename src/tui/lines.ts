@@ -137,6 +137,7 @@ const TIMELINE_STYLE: Record<TimelineKind, Omit<StyledLine, 'text'>> = {
   finished: { bold: true },
   'mcp-ready': { dim: true },
   'mcp-failed': { color: 'red' },
+  warning: { color: 'yellow' },
   planning: { color: 'blue' },
   approval: { color: 'yellow', bold: true },
   approved: { color: 'green' },

@@ -55,6 +55,9 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
         null,
       );
 
+    case 'run.warning':
+      return timeline(state, event, 'warning', `warning: ${event.message}`, null);
+
     case 'agent.turn.started':
       return timeline(
         withAgent(state, event.agentId, (a) =>

@@ -113,6 +113,7 @@ export type TimelineKind =
   | 'finished'
   | 'mcp-ready'
   | 'mcp-failed'
+  | 'warning'
   | 'planning'
   | 'approval'
   | 'approved'

@@ -42,6 +42,8 @@ export const CoordinationEndReasonSchema = z.enum([
   'budget',
   'all_agents_failed',
   'cancelled',
+  /** The run's ceiling on coordination turns was reached (`orchestrator.max_total_turns`). */
+  'turn_limit',
 ]);
 export type CoordinationEndReason = z.infer<typeof CoordinationEndReasonSchema>;
 
@@ -55,6 +57,22 @@ export const RunStartedSchema = z.object({
   agents: z.array(AgentInfoSchema),
   /** The coordination settings in force (no secrets). */
   settings: z.record(z.string(), z.unknown()),
+});
+
+/** Something the user should know before the run goes on: printed by every view, kept in the logs. */
+export const RunWarningSchema = z.object({
+  /** Stable id, e.g. `unbounded_answers`, `unsupported_key`. */
+  code: z.string(),
+  message: z.string(),
+  /** The config key concerned, dotted, when there is one. */
+  key: z.string().optional(),
+});
+export type RunWarning = z.infer<typeof RunWarningSchema>;
+
+export const RunWarningEventSchema = z.object({
+  ...base,
+  type: z.literal('run.warning'),
+  ...RunWarningSchema.shape,
 });
 
 export const TurnStartedSchema = z.object({
@@ -301,6 +319,7 @@ export const RunFinishedSchema = z.object({
 
 export const RunEventSchema = z.discriminatedUnion('type', [
   RunStartedSchema,
+  RunWarningEventSchema,
   TurnStartedSchema,
   StepStartedSchema,
   TextStartSchema,

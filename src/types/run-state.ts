@@ -6,8 +6,14 @@ import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
  * (`status.json`, the terminal UI, the web UI), so they all show the same truth.
  */
 
+/** `stopped`: its work was cut off when coordination or the run ended (timeout, cancel, turn ceiling). */
 export type AgentStatus =
-  'waiting' | 'thinking' | 'answered' | 'voted' | 'failed' | 'dropped' | 'presenting' | 'done';
+  'waiting' | 'thinking' | 'answered' | 'voted' | 'failed' | 'dropped' | 'presenting' | 'done' | 'stopped';
+
+/** Agents still at work when coordination or the run ends are stopped, never left `thinking`. */
+function stopWorking(state: RunState, working: readonly AgentStatus[]): AgentState[] {
+  return state.agents.map((a) => (working.includes(a.status) ? { ...a, status: 'stopped' } : a));
+}
 
 export interface AgentVoteState {
   targetAgentId: string;
@@ -229,6 +235,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
     case 'coordination.finished':
       return {
         ...state,
+        agents: stopWorking(state, ['thinking']),
         coordinationEnd: event.reason,
         winnerId: event.winnerId,
         winnerLabel: event.winnerLabel,
@@ -248,6 +255,7 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
     case 'run.finished':
       return {
         ...state,
+        agents: stopWorking(state, ['thinking', 'presenting', 'waiting']),
         phase: 'finished',
         finishedAt: event.ts,
         status: event.status,

@@ -7,6 +7,13 @@ export interface BackoffPolicy {
 export const defaultBackoff: BackoffPolicy = { baseDelayMs: 500, maxDelayMs: 30_000 };
 
 /**
+ * The longest `Retry-After` a run waits for. A provider asking for longer (an exhausted daily quota,
+ * a misconfigured proxy) would hold the whole team hostage: that attempt fails instead, with the wait
+ * in its message.
+ */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
  * Delay before retry number `attempt` (1-based). `random` is injectable so tests are deterministic.
  * A `Retry-After` from the server is honoured even above the cap: the server knows best.
  */

@@ -18,6 +18,37 @@ describe('failures', () => {
     expect(finished.winnerId).toBe('a');
   });
 
+  it("a Retry-After longer than the cap is a failed attempt with the provider's wait in the message, not a long sleep", async () => {
+    const { recorder, finished } = await runScenario({
+      a: [step.fail(429, 'quota exhausted', 3_600_000), ...policy('A', 'agent2')],
+      b: policy('B', 'agent2'),
+    });
+    expect(recorder.ofType('agent.step.retrying').filter((r) => r.agentId === 'a')).toEqual([]);
+    const failedTurn = recorder.ofType('agent.turn.finished').find((t) => t.agentId === 'a');
+    expect(failedTurn?.outcome).toBe('failed');
+    expect(failedTurn?.error?.message).toMatch(
+      /quota exhausted — the provider asks to wait 3600s before retrying, longer than the 60s massgen waits/,
+    );
+    expect(finished.status).toBe('completed');
+  });
+
+  it('many agents share one abort listener per run: no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const ids = Array.from({ length: 24 }, (_, i) => `agent${i + 1}`);
+      const scripts = Object.fromEntries(ids.map((id) => [id, policy(`answer of ${id}`, 'agent1')]));
+      const { finished } = await runScenario(scripts, { signal: controller.signal });
+      expect(finished.status).toBe('completed');
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
   it('a non-retryable error fails the turn at once; after max_agent_failures the agent is dropped and the others still reach consensus', async () => {
     const { recorder, backends, finished } = await runScenario({
       broken: [step.fail(401, 'HTTP 401: invalid api key'), step.fail(401, 'HTTP 401: invalid api key')],

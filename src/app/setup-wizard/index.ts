@@ -26,6 +26,7 @@ export {
 } from '../../config/config-discovery.js';
 export {
   EXAMPLE_PREFIX,
+  exampleForCopy,
   isExampleRef,
   listExamples,
   readExample,

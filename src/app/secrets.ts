@@ -1,0 +1,45 @@
+import { SECRET_KEY_PATTERN, type MassGenConfig } from '../config/index.js';
+import { createSecretScrubber, type SecretScrubber } from '../util/secret-scrubber.js';
+import { secretValues, type Env } from './build-agents.js';
+
+/** Variable names that hold secrets: keys, tokens, secrets, passwords, credentials. */
+const SECRET_ENV_NAME = new RegExp(`${SECRET_KEY_PATTERN.source}|passw(or)?d|credential|_key$`, 'i');
+const HEADER_MAP = /^(http_)?headers$/i;
+
+/** Every string in the config that sits under a secret-looking key or in a headers map. */
+function configSecrets(node: unknown, secret: boolean, out: string[]): void {
+  if (typeof node === 'string') {
+    if (secret) out.push(node);
+    return;
+  }
+  if (Array.isArray(node)) {
+    for (const item of node) configSecrets(item, secret, out);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  for (const [key, value] of Object.entries(node)) {
+    configSecrets(value, secret || SECRET_KEY_PATTERN.test(key) || HEADER_MAP.test(key), out);
+  }
+}
+
+/**
+ * Every secret a run knows: the agents' resolved API keys, every environment variable whose name
+ * looks like a key, token, secret or password, and every secret-looking value or header in the config.
+ * Passwords inside URLs are masked by pattern, so they need not be listed.
+ */
+export function collectRunSecrets(config: MassGenConfig | null, env: Env): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value && SECRET_ENV_NAME.test(name)) out.push(value);
+  }
+  if (config) {
+    out.push(...secretValues(config, env));
+    configSecrets(config, false, out);
+  }
+  return out;
+}
+
+/** The run's one scrubber (see {@link collectRunSecrets}). */
+export function runScrubber(config: MassGenConfig | null, env: Env): SecretScrubber {
+  return createSecretScrubber(collectRunSecrets(config, env));
+}
