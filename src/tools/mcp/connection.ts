@@ -9,6 +9,7 @@ import { describeFailure, isFatalTransportError } from './connection-errors.js';
 import type { McpServerSettings } from './settings.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, type McpTransport } from './transport.js';
+import { trackChildProcess } from '../../util/child-reaper.js';
 import { stopChild } from './stop-child.js';
 
 const CLIENT_INFO = { name: 'massgen', version: '0.1.0' };
@@ -43,6 +44,8 @@ export class McpConnection {
   private closing = false;
   private closed: Promise<void> | undefined;
   private childExited = false;
+  /** Unregisters the child from the exit-time reaper once it is gone. */
+  private untrackChild: (() => void) | null = null;
   private readonly exitWaiters = new Set<() => void>();
 
   /** `onLost` fires at most once, when a ready connection ends without {@link close}. */
@@ -58,6 +61,7 @@ export class McpConnection {
     // For stdio this fires when the child exits; an HTTP transport only closes when we close it.
     this.client.onclose = () => {
       this.childExited = true;
+      this.untrackChild?.();
       this.exitWaiters.forEach((wake) => wake());
       this.lose(this.isStdio() ? 'the process exited' : 'the connection closed');
     };
@@ -158,6 +162,8 @@ export class McpConnection {
     transport.start = async () => {
       await start();
       this.pid = transport.pid ?? undefined;
+      // Killed at process exit, whatever way massgen ends, unless it exited before.
+      if (this.pid !== undefined && !this.childExited) this.untrackChild = trackChildProcess(this.pid);
     };
   }
 
