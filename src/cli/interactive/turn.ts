@@ -50,7 +50,11 @@ export class TurnGuard {
       return;
     }
     try {
-      turn.prepared?.flushLogsSync();
+      turn.prepared?.terminateSync({
+        status: 'cancelled',
+        exitCode: 130,
+        error: { code: 'cancelled', message: 'interrupted again while cancelling the turn' },
+      });
     } catch (error) {
       this.io.stderr(`massgen: could not write the logs: ${describeError(error)}\n`);
     }
