@@ -4,6 +4,7 @@ import {
   findBackendFactory,
   findBuiltInPrice,
   geminiSupportsToolCombination,
+  knownContextWindow,
   rateLimited,
 } from '../backends/index.js';
 import { localModelEnv, type AgentConfig, type BackendConfig, type MassGenConfig } from '../config/index.js';
@@ -287,6 +288,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     const spec: AgentSpec = { id: agent.id, backend, maxRetries: agent.backend.max_retries };
     const price = priceFor(config, settings);
     if (price) spec.price = price;
+    const contextWindow = agent.backend.context_window ?? knownContextWindow(settings.model);
+    if (contextWindow !== undefined) spec.contextWindow = contextWindow;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
     const registry = buildToolRegistry(
       agent,

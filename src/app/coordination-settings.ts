@@ -23,5 +23,15 @@ export function coordinationSettings(
     planningMode: o.coordination.enable_planning_mode,
     planningModeAllowedTools: [...o.coordination.planning_mode_allowed_tools],
     planningModeInstruction: o.coordination.planning_mode_instruction ?? null,
+    votingSensitivity: o.voting_sensitivity,
+    consensus: o.consensus,
+    wrapUpAt: o.wrap_up_at,
+    visibility: o.visibility,
+    visibilityK: o.visibility_k,
+    selection: o.selection,
+    judgeAgentId: o.judge ?? null,
+    maxOrchestrationRestarts: o.coordination.max_orchestration_restarts,
+    paraphrase: o.paraphrase,
+    personas: o.personas,
   };
 }

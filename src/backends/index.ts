@@ -6,6 +6,7 @@ export {
 } from './ai-sdk/language-model-backend.js';
 export { isLoopbackUrl } from './is-loopback-url.js';
 export { builtInPrices, findBuiltInPrice } from './pricing.js';
+export { knownContextWindow } from './context-windows.js';
 export { rateLimited } from './rate-limited-backend.js';
 export { inferBackend } from './model-inference.js';
 export { geminiSupportsToolCombination } from './gemini/index.js';

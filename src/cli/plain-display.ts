@@ -157,6 +157,35 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
       case 'agent.dropped':
         line(event.agentId, `✖ dropped: ${event.reason}`);
         return;
+      case 'agent.context.trimmed':
+        line(
+          event.agentId,
+          `✂ request trimmed to fit its ${event.contextWindow}-token context (~${event.beforeTokens} → ~${event.afterTokens} tokens)`,
+        );
+        return;
+      case 'coordination.wrap_up':
+        write(`⏱ About ${Math.round(event.remainingMs / 1000)}s left: agents are asked to wrap up.\n`);
+        return;
+      case 'coordination.final_round':
+        write(
+          `\nFinal round among the island winners: ${event.finalists.map((f) => `${f.agentId} (${f.label})`).join(', ')}\n`,
+        );
+        return;
+      case 'selection.judged':
+        line(
+          event.agentId,
+          event.winnerId
+            ? `⚖ judged: ${event.winnerId} — ${oneLine(event.reason)}`
+            : `⚖ no valid pick: ${oneLine(event.reason)}`,
+        );
+        return;
+      case 'orchestration.checked':
+        if (!event.accepted)
+          line(event.agentId, `↺ sent the final answer back: ${oneLine(event.reason ?? '')}`);
+        return;
+      case 'orchestration.restarted':
+        write(`\n— Attempt ${event.attempt} — instructions: ${oneLine(event.instructions)}\n\n`);
+        return;
       case 'coordination.finished': {
         const tallies = Object.entries(event.tallies)
           .map(([id, n]) => `${id} ${n}`)

@@ -128,4 +128,15 @@ describe('parseConfig: wrong values', () => {
       'agents[1].id',
     ]);
   });
+  it('names the agents when orchestrator.judge is not one of them', () => {
+    expect(
+      messagesOf({
+        agents: [
+          { id: 'a', backend },
+          { id: 'b', backend },
+        ],
+        orchestrator: { judge: 'c' },
+      }),
+    ).toEqual(['orchestrator.judge: judge "c" is not an agent of this config; agents: a, b']);
+  });
 });

@@ -52,7 +52,19 @@ describe('parseConfig: valid configs', () => {
       max_cost_usd: null,
       auto_approve: true,
       context_paths: [],
-      coordination: { enable_planning_mode: false, planning_mode_allowed_tools: [] },
+      coordination: {
+        enable_planning_mode: false,
+        planning_mode_allowed_tools: [],
+        max_orchestration_restarts: 0,
+      },
+      voting_sensitivity: 'lenient',
+      consensus: 'all',
+      wrap_up_at: 0.8,
+      visibility: 'all',
+      visibility_k: 2,
+      selection: 'vote',
+      paraphrase: false,
+      personas: 'none',
     });
     expect(config.pricing).toEqual({});
     expect(config.rate_limits).toEqual({});

@@ -96,6 +96,8 @@ export const BackendConfigSchema = z.strictObject({
   max_tokens: z.int().positive().optional(),
   max_retries: z.int().min(0).default(3),
   headers: z.record(z.string(), z.string()).optional(),
+  /** The model's context window in tokens; requests are trimmed to fit it (default: known per model). */
+  context_window: z.int().positive().optional(),
   /** A named preset of the backend (e.g. `groq` for `chatcompletion`); checked by the app layer. */
   provider: z.string().min(1).optional(),
   /** Provider-side features; the app checks each against the backend's capabilities. */
@@ -203,6 +205,8 @@ export const CoordinationConfigSchema = z.strictObject({
   planning_mode_allowed_tools: z.array(z.string().min(1)).default(() => []),
   /** Extra text for the planning-mode instructions agents get. */
   planning_mode_instruction: z.string().optional(),
+  /** After the final presentation the winner may ask for another attempt, this many times (MassGen's key). */
+  max_orchestration_restarts: z.int().min(0).default(0),
 });
 
 /** A folder of the user's own, visible to every agent. */
@@ -239,6 +243,24 @@ export const OrchestratorConfigSchema = z.strictObject({
   context_paths: z.array(ContextPathConfigSchema).default(() => []),
   /** Run tool calls without asking. A UI (or a library caller) can hold them for approval when false. */
   auto_approve: z.boolean().default(true),
+  /** How high the bar for voting is (MassGen's key): `lenient` votes readily, `strict` only for a flawless answer. */
+  voting_sensitivity: z.enum(['lenient', 'balanced', 'strict']).default('lenient'),
+  /** `all`: every active agent must vote; `majority`: stop once a strict majority backs one answer. */
+  consensus: z.enum(['all', 'majority']).default('all'),
+  /** Fraction of the orchestrator timeout after which working agents are asked to wrap up; null: never. */
+  wrap_up_at: z.number().gt(0).lt(1).nullable().default(0.8),
+  /** Whose answers each agent sees: everyone's, a ring of neighbours, k random peers, or its island. */
+  visibility: z.enum(['all', 'ring', 'random_k', 'islands']).default('all'),
+  /** Peers seen per agent (`ring`, `random_k`) or agents per island (`islands`). */
+  visibility_k: z.int().min(1).default(2),
+  /** `vote`: most votes win; `judge`: one agent picks among the candidates; `synthesize`: the winner merges the best parts. */
+  selection: z.enum(['vote', 'judge', 'synthesize']).default('vote'),
+  /** The agent that judges with `selection: judge` (default: the first agent). */
+  judge: z.string().min(1).optional(),
+  /** Each agent after the first also reads the question in other words, paraphrased by its own model. */
+  paraphrase: z.boolean().default(false),
+  /** `auto`: distinct working styles for agents on the same model, so a same-model team does not think alike. */
+  personas: z.enum(['auto', 'none']).default('none'),
 });
 
 export const TimeoutConfigSchema = z.strictObject({
@@ -313,6 +335,14 @@ export function agentListProblems(value: unknown): { path: (string | number)[]; 
       message: `duplicate agent id "${String(id)}" (also used by agents[${first}])`,
     });
   });
+  const judge = isRecord(value.orchestrator) ? value.orchestrator.judge : undefined;
+  if (typeof judge === 'string' && !firstIndexById.has(judge)) {
+    const ids = [...firstIndexById.keys()].map(String);
+    problems.push({
+      path: ['orchestrator', 'judge'],
+      message: `judge "${judge}" is not an agent of this config; agents: ${ids.join(', ')}`,
+    });
+  }
   return problems;
 }
 

@@ -94,6 +94,7 @@ describe('tool settings in the config', () => {
     expect(config.orchestrator.coordination).toEqual({
       enable_planning_mode: true,
       planning_mode_allowed_tools: ['x'],
+      max_orchestration_restarts: 0,
     });
     const messages = messagesOf(withTools({}, { coordination: { enable_planing_mode: true } }));
     expect(messages.join('\n')).toContain('did you mean "enable_planning_mode"?');

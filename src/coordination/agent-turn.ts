@@ -3,12 +3,15 @@ import { ModelBehaviourError } from '../types/errors.js';
 import type { SeenAnswers } from './coordination-state.js';
 import { runModelStep } from './model-step.js';
 import { noveltyRefusal } from './novelty.js';
+import { fitContext } from './context-window.js';
 import {
   coordinationSystemPrompt,
   coordinationUserMessage,
   enforcement,
+  finalRoundNote,
   updateMessage,
   voteOnlyNote,
+  wrapUpMessage,
 } from './prompts.js';
 import type { RunContext } from './run-context.js';
 import { executeToolCalls, noTools } from './tool-step.js';
@@ -34,16 +37,16 @@ export async function runCoordinationTurn(
   const registry = agent.spec.tools ?? noTools;
 
   // The agent's view: which version of each answer it has seen, and the global version it matches.
-  let seen: SeenAnswers = state.snapshot();
-  let seenVersion = state.version;
+  let seen: SeenAnswers = state.snapshot(agentIndex);
+  let seenVersion = state.versionFor(agentIndex);
   const labelsOf = (s: SeenAnswers) => [...s].map(([i, v]) => state.answerAt(i, v).label);
   const votableIds = () => [...seen.keys()].sort((a, b) => a - b).map((i) => state.agent(i).anonymousId);
 
   /** Brings the view (and the peers' files behind it) up to date and returns the update text for the model. */
   const refreshView = async (): Promise<string> => {
-    const changed = state.changedSince(seen);
-    seen = state.snapshot();
-    seenVersion = state.version;
+    const changed = state.changedSince(seen, agentIndex);
+    seen = state.snapshot(agentIndex);
+    seenVersion = state.versionFor(agentIndex);
     await showAnswerFiles(ctx, agentIndex, seen);
     ctx.emit({ type: 'agent.update.injected', agentId, labels: changed.map((a) => a.label) });
     return updateMessage(
@@ -59,14 +62,26 @@ export async function runCoordinationTurn(
   // Past its answer limit an agent is not offered new_answer at all (grammar-constrained local models
   // can then only vote), and the prompt says why; a call anyway is still refused below.
   const limit = settings.maxNewAnswersPerAgent;
-  const mayAnswer = limit === null || agent.answers.length < limit;
+  // The final round among island winners is for voting only.
+  const finalRound = state.finalists !== null;
+  const mayAnswer = !finalRound && (limit === null || agent.answers.length < limit);
+  let wrapUpSent = false;
   await showAnswerFiles(ctx, agentIndex, seen);
   ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });
   const opening = coordinationUserMessage(
     ctx.question,
     ctx.history,
     forViewer(ctx, agentIndex, state.viewFor(agentIndex, seen)),
+    {
+      paraphrase: ctx.paraphraseFor(agentIndex),
+      restarts: ctx.restartNotes,
+      clock: ctx.budgetNote(),
+    },
   );
+  const notes = [
+    finalRound ? finalRoundNote() : null,
+    !mayAnswer && !finalRound && limit !== null ? voteOnlyNote(limit) : null,
+  ].filter((n): n is string => n !== null);
   const messages: ChatMessage[] = [
     {
       role: 'system',
@@ -79,10 +94,11 @@ export async function runCoordinationTurn(
           ctx.planning
             ? { deferred: ctx.planning.deferredFor(agentId), instruction: settings.planningModeInstruction }
             : null,
+          { sensitivity: settings.votingSensitivity, persona: ctx.personaFor(agentIndex) },
         ),
       ),
     },
-    { role: 'user', content: mayAnswer || limit === null ? opening : `${opening}\n\n${voteOnlyNote(limit)}` },
+    { role: 'user', content: [opening, ...notes].join('\n\n') },
   ];
 
   let enforcementUsed = 0;
@@ -99,7 +115,13 @@ export async function runCoordinationTurn(
 
   for (let step = 1; step <= settings.maxStepsPerTurn; step++) {
     // Update injection happens at the step boundary: the conversation continues, no work is thrown away.
-    if (seenVersion !== state.version) messages.push({ role: 'user', content: await refreshView() });
+    if (seenVersion !== state.versionFor(agentIndex))
+      messages.push({ role: 'user', content: await refreshView() });
+    // Near the deadline, once per turn: finish with what you have.
+    if (!wrapUpSent && ctx.wrapUpRequested()) {
+      wrapUpSent = true;
+      messages.push({ role: 'user', content: wrapUpMessage(ctx.remainingMs()) });
+    }
 
     const ownTools = registry.list({ agentId, phase: 'coordination' });
     const output = await runModelStep(
@@ -108,7 +130,9 @@ export async function runCoordinationTurn(
       'coordination',
       step,
       {
-        messages: [...messages],
+        messages: fitContext(messages, agent.spec.contextWindow, (trim) =>
+          ctx.emit({ type: 'agent.context.trimmed', agentId, ...trim }),
+        ),
         tools: [...ownTools, ...workflowToolDefinitions(votableIds(), mayAnswer)],
         // Every coordination step must call a tool (ordinary or workflow); saying so lets providers and
         // grammar-constrained local models enforce it.
@@ -151,11 +175,11 @@ export async function runCoordinationTurn(
 
     if (parsed.kind === 'new_answer') {
       if (!mayAnswer) {
-        refuse('new_answer', enforcement.answerLimit(limit));
+        refuse('new_answer', finalRound ? enforcement.finalRoundOnly : enforcement.answerLimit(limit ?? 0));
         continue;
       }
       const current = state
-        .currentAnswers()
+        .currentAnswers(agentIndex)
         .map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content }));
       const refusal = noveltyRefusal(parsed.content, current, settings.answerNoveltyRequirement);
       if (refusal) {
@@ -197,7 +221,7 @@ export async function runCoordinationTurn(
     }
     const target = state.agent(targetIndex);
     const targetLabel = state.answerAt(targetIndex, targetVersion).label;
-    const counted = seenVersion === state.version;
+    const counted = seenVersion === state.versionFor(agentIndex);
     ctx.emit({
       type: 'vote.cast',
       agentId,
@@ -212,7 +236,7 @@ export async function runCoordinationTurn(
       respond(call, enforcement.staleVote(await refreshView()), false);
       continue;
     }
-    agent.vote = { targetIndex, targetLabel, reason: parsed.reason };
+    state.castVote(agentIndex, { targetIndex, targetLabel, reason: parsed.reason });
     return 'voted';
   }
   throw new ModelBehaviourError(enforcement.tooManySteps(settings.maxStepsPerTurn));

@@ -27,6 +27,9 @@ import { errorInfo, presentFinalAnswer, runAnswerLoop } from './presentation.js'
 import { directSystemPrompt, directUserMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
 import { withWorkspaceNote } from './workspace-view.js';
+import { assignPersonas, paraphraseQuestion } from './diversity.js';
+import { checkFinalAnswer, judgeWinner } from './selection.js';
+import { islandsOf, visibleSets } from './visibility.js';
 import {
   turnCeiling,
   type AgentSpec,
@@ -45,13 +48,30 @@ class RestartRequested extends Error {
 
 type StopReason = 'timeout' | 'budget' | 'turn_limit' | 'cancelled';
 
+/** How a run ended, before it becomes `run.finished`. */
+interface ConcludedRun {
+  status: RunStatus;
+  exitCode: number;
+  winnerId: string | null;
+  finalAnswer: string | null;
+  error?: ErrorInfo;
+}
+
 /**
  * One run of the protocol: schedules turns, reacts to their outcomes, detects consensus, enforces
  * timeouts and the failure budget, then has the winner present. Emits every fact as a `RunEvent`.
  */
 export class CoordinationRun implements RunContext {
   readonly events = new AsyncQueue<RunEvent>();
-  readonly state: CoordinationState;
+  state: CoordinationState;
+  readonly restartNotes: { reason: string; instructions: string }[] = [];
+  private startedAtMs = 0;
+  private wrapUp = false;
+  /** Set once coordination has its answer: turns still running are abandoned, not failed. */
+  private concluding = false;
+  private paraphrases: readonly (string | null)[] = [];
+  private readonly personas: readonly (string | null)[];
+  private readonly islands: readonly number[][] | null;
   private seq = 0;
   private readonly usage = new Map<string, TokenUsage>();
   private readonly cost = new Map<string, number>();
@@ -86,7 +106,15 @@ export class CoordinationRun implements RunContext {
       scrubber?: SecretScrubber;
     } = {},
   ) {
-    this.state = new CoordinationState(agents);
+    this.state = new CoordinationState(
+      agents,
+      visibleSets(settings.visibility, agents.length, settings.visibilityK, clock.random),
+    );
+    this.islands = settings.visibility === 'islands' ? islandsOf(agents.length, settings.visibilityK) : null;
+    this.personas =
+      settings.personas === 'auto'
+        ? assignPersonas(agents.map((a) => `${a.backend.type}/${a.backend.model}`))
+        : agents.map(() => null);
     this.maxTurns = turnCeiling(settings, agents.length);
     this.warnings = options.warnings ?? [];
     this.scrubber = options.scrubber;
@@ -139,6 +167,31 @@ export class CoordinationRun implements RunContext {
     }
   }
 
+  wrapUpRequested(): boolean {
+    return this.wrapUp;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.startedAtMs + this.settings.orchestratorTimeoutMs - this.clock.now());
+  }
+
+  budgetNote(): string {
+    const total = Math.round(this.settings.orchestratorTimeoutMs / 1000);
+    const time = `TIME LEFT: about ${Math.round(this.remainingMs() / 1000)}s of the ${total}s allowed for coordination.`;
+    const budget = this.settings.maxCostUsd;
+    return budget === null
+      ? time
+      : `${time} BUDGET LEFT: $${Math.max(0, budget - this.totalCost).toFixed(4)} of $${budget}.`;
+  }
+
+  paraphraseFor(agentIndex: number): string | null {
+    return this.paraphrases[agentIndex] ?? null;
+  }
+
+  personaFor(agentIndex: number): string | null {
+    return this.personas[agentIndex] ?? null;
+  }
+
   /** Stops the run from outside (Ctrl-C, a consumer that went away). */
   cancel(reason: unknown = new CancelledError()): void {
     this.stop('cancelled', reason);
@@ -147,6 +200,7 @@ export class CoordinationRun implements RunContext {
   /** Runs to completion. Never throws: every outcome ends in a `run.finished` event. */
   async execute(): Promise<void> {
     const startedAt = this.clock.now();
+    this.startedAtMs = startedAt;
     this.emit({
       type: 'run.started',
       question: this.question,
@@ -178,6 +232,14 @@ export class CoordinationRun implements RunContext {
         ),
       this.settings.orchestratorTimeoutMs,
     );
+    const wrapUpAt = this.settings.wrapUpAt;
+    const wrapUpTimer =
+      wrapUpAt === null || this.state.agents.length < 2
+        ? undefined
+        : setTimeout(() => {
+            this.wrapUp = true;
+            this.emit({ type: 'coordination.wrap_up', remainingMs: this.remainingMs() });
+          }, this.settings.orchestratorTimeoutMs * wrapUpAt);
     let outcome: {
       status: RunStatus;
       exitCode: number;
@@ -189,6 +251,9 @@ export class CoordinationRun implements RunContext {
       await this.startTools();
       if (this.settings.planningMode && this.state.agents.length > 1) {
         this.planning = await classifyTools(this, this.runAbort.signal);
+      }
+      if (this.settings.paraphrase && this.state.agents.length > 1) {
+        this.paraphrases = await paraphraseQuestion(this, this.runAbort.signal);
       }
       outcome = this.state.agents.length === 1 ? await this.runSingleAgent() : await this.runCoordination();
     } catch (error) {
@@ -210,6 +275,7 @@ export class CoordinationRun implements RunContext {
             };
     } finally {
       clearTimeout(timer);
+      clearTimeout(wrapUpTimer);
       this.externalSignal?.removeEventListener('abort', onExternalAbort);
       const ended = new CancelledError('run finished');
       this.runAbort.abort(ended);
@@ -267,14 +333,26 @@ export class CoordinationRun implements RunContext {
     wakeUp?.();
   }
 
+  /** Attempts until one is accepted (one, unless `max_orchestration_restarts` sends the team back). */
   private async runCoordination() {
+    for (;;) {
+      const reason = await this.coordinateAttempt();
+      const outcome = await this.conclude(reason);
+      if (outcome !== 'restart') return outcome;
+    }
+  }
+
+  /** Runs turns until coordination ends, and says why. */
+  private async coordinateAttempt(): Promise<CoordinationEndReason> {
+    this.concluding = false;
     let reason: CoordinationEndReason;
     for (;;) {
       if (this.stopReason) {
         reason = this.stopReason;
         break;
       }
-      if (this.state.hasConsensus()) {
+      if (this.state.hasConsensus(this.settings.consensus)) {
+        if (this.startFinalRound()) continue;
         reason = 'consensus';
         break;
       }
@@ -295,8 +373,34 @@ export class CoordinationRun implements RunContext {
       if (this.stopReason) continue;
       await new Promise<void>((resolve) => (this.wakeUp = resolve));
     }
+    // With majority consensus the remaining turns are cancelled at once; their work is abandoned.
+    this.concluding = true;
+    for (const controller of this.turnControllers.values()) controller.abort(new RestartRequested());
     await Promise.allSettled([...this.turnPromises]);
-    return this.conclude(reason);
+    return reason;
+  }
+
+  /**
+   * Islands: once every island has agreed, the island winners' answers go to a final round where
+   * every agent votes among them only. Returns true when a final round started.
+   */
+  private startFinalRound(): boolean {
+    if (!this.islands || this.state.finalists !== null) return false;
+    const finalists = this.islands.flatMap((island) => {
+      const winner = this.state.pickWinner(new Set(island));
+      return winner === null ? [] : [winner];
+    });
+    if (finalists.length < 2) return false;
+    for (const controller of this.turnControllers.values()) controller.abort(new RestartRequested());
+    this.state.startFinalRound(new Set(finalists));
+    this.emit({
+      type: 'coordination.final_round',
+      finalists: finalists.map((index) => ({
+        agentId: this.state.agent(index).spec.id,
+        label: this.state.latest(index)?.label ?? '',
+      })),
+    });
+    return true;
   }
 
   private startTurn(agent: AgentRuntime): void {
@@ -328,7 +432,7 @@ export class CoordinationRun implements RunContext {
         (error: unknown) => {
           const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
           // Work abandoned because of a restart or the end of coordination is not the agent's failure.
-          if (reason instanceof RestartRequested || this.stopReason !== null) {
+          if (reason instanceof RestartRequested || this.stopReason !== null || this.concluding) {
             finished('aborted');
             return;
           }
@@ -385,7 +489,7 @@ export class CoordinationRun implements RunContext {
   }
 
   /** Picks the winner, reports it, and has it present. */
-  private async conclude(reason: CoordinationEndReason) {
+  private async conclude(reason: CoordinationEndReason): Promise<ConcludedRun | 'restart'> {
     const failed = {
       status: 'failed' as const,
       exitCode: ExitCode.runFailed,
@@ -395,8 +499,14 @@ export class CoordinationRun implements RunContext {
     const tallies = Object.fromEntries(
       [...this.state.tallies()].map(([index, votes]) => [this.state.agent(index).spec.id, votes]),
     );
-    const winnerIndex =
-      reason === 'all_agents_failed' || reason === 'cancelled' ? null : this.state.pickWinner();
+    let winnerIndex =
+      reason === 'all_agents_failed' || reason === 'cancelled'
+        ? null
+        : this.state.pickWinner(this.state.finalists ?? undefined);
+    if (winnerIndex !== null && this.settings.selection === 'judge' && this.stopReason !== 'cancelled') {
+      winnerIndex =
+        (await this.withPresentationTimeout((signal) => judgeWinner(this, signal))) ?? winnerIndex;
+    }
     const winner = winnerIndex === null ? null : this.state.agent(winnerIndex);
     this.emit({
       type: 'coordination.finished',
@@ -412,15 +522,39 @@ export class CoordinationRun implements RunContext {
         reason === 'budget' ? 'budget' : reason === 'turn_limit' ? 'turn_limit' : 'timeout',
         'any agent submitted an answer',
       );
+    const presenter = winnerIndex;
     const finalAnswer = await this.withPresentationTimeout((signal) =>
-      presentFinalAnswer(this, winnerIndex, signal, () => this.stopReason === 'cancelled'),
+      presentFinalAnswer(this, presenter, signal, () => this.stopReason === 'cancelled'),
     );
+    if (await this.sentBack(presenter, finalAnswer)) return 'restart';
     return {
       status: 'completed' as const,
       exitCode: ExitCode.success,
       winnerId: winner.spec.id,
       finalAnswer,
     };
+  }
+
+  /**
+   * `max_orchestration_restarts`: the winner checks the final answer; when it sends it back, the next
+   * attempt starts from a clean slate with its reasons and instructions in every agent's view.
+   */
+  private async sentBack(winnerIndex: number, finalAnswer: string): Promise<boolean> {
+    const max = this.settings.maxOrchestrationRestarts;
+    if (this.restartNotes.length >= max || this.stopReason !== null) return false;
+    const verdict = await this.withPresentationTimeout((signal) =>
+      checkFinalAnswer(this, winnerIndex, finalAnswer, max - this.restartNotes.length, signal),
+    );
+    if (verdict.accepted || this.stopReason !== null) return false;
+    this.restartNotes.push({ reason: verdict.reason, instructions: verdict.instructions });
+    this.state.resetForRestart();
+    this.emit({
+      type: 'orchestration.restarted',
+      attempt: this.restartNotes.length + 1,
+      reason: verdict.reason,
+      instructions: verdict.instructions,
+    });
+    return true;
   }
 
   /**

@@ -4,6 +4,8 @@ import type { ViewAnswer } from './prompts.js';
 /** One accepted answer. Versions count per agent from 1; the label is `agent{N}.{k}`. */
 export interface Answer {
   agentIndex: number;
+  /** Order of acceptance over the whole run (0, 1, 2, …). */
+  order: number;
   version: number;
   label: string;
   content: string;
@@ -19,6 +21,8 @@ export interface CountedVote {
 export type SeenAnswers = Map<number, number>;
 
 export interface AgentRuntime {
+  /** Counted votes this agent's answers ever received, reset ones included (for the timeout fallback). */
+  votesEver: number;
   index: number;
   spec: AgentSpec;
   anonymousId: string;
@@ -31,22 +35,32 @@ export interface AgentRuntime {
 }
 
 /**
- * The shared facts of a coordination: answers, counted votes, and the global answer version that
- * tells whether an agent's view is current. Mutated only by the orchestrator's event handlers, which
- * run one at a time on the event loop, so no locking is needed.
+ * The shared facts of a coordination: answers, counted votes, who sees whom, and the per-viewer answer
+ * version that tells whether an agent's view is current. Mutated only by the orchestrator's event
+ * handlers, which run one at a time on the event loop, so no locking is needed.
  */
 export class CoordinationState {
   readonly agents: AgentRuntime[];
-  /** Incremented on every accepted answer; a view is current when it saw this version. */
+  /** Bumped on every accepted answer and when a final round starts. */
   version = 0;
+  private answerCount = 0;
+  /** Set during the final round among island winners: everyone sees only these answers. */
+  private finalRound: ReadonlySet<number> | null = null;
+  private rounds = 0;
 
-  constructor(specs: readonly AgentSpec[]) {
+  constructor(
+    specs: readonly AgentSpec[],
+    private readonly visible: readonly ReadonlySet<number>[] = specs.map(
+      () => new Set(specs.map((_, i) => i)),
+    ),
+  ) {
     this.agents = specs.map((spec, index) => ({
       index,
       spec,
       anonymousId: `agent${index + 1}`,
       answers: [],
       vote: null,
+      votesEver: 0,
       consecutiveFailures: 0,
       dropped: false,
       turns: 0,
@@ -64,14 +78,30 @@ export class CoordinationState {
     return this.agent(index).answers.at(-1);
   }
 
-  /** The latest answer of every agent that has one, in config order. */
-  currentAnswers(): Answer[] {
-    return this.agents.flatMap((a) => (a.answers.length > 0 ? [a.answers.at(-1) as Answer] : []));
+  /** Whose answers `viewer` may see (itself included). */
+  visibleTo(viewer: number): ReadonlySet<number> {
+    return this.finalRound ?? this.visible[viewer] ?? new Set([viewer]);
   }
 
-  /** What an agent may see now, and the snapshot of versions it is based on. */
-  snapshot(): SeenAnswers {
-    return new Map(this.currentAnswers().map((a) => [a.agentIndex, a.version]));
+  /** The latest answer of every agent that has one, in config order (of those `viewer` sees, if given). */
+  currentAnswers(viewer?: number): Answer[] {
+    const sees = viewer === undefined ? null : this.visibleTo(viewer);
+    return this.agents.flatMap((a) =>
+      a.answers.length > 0 && (sees === null || sees.has(a.index)) ? [a.answers.at(-1) as Answer] : [],
+    );
+  }
+
+  /** The version of what `viewer` can see: a view taken at another version is stale. */
+  versionFor(viewer: number): number {
+    const sees = this.visibleTo(viewer);
+    let answers = 0;
+    for (const index of sees) answers += this.agent(index).answers.length;
+    return answers + this.rounds * 1_000_000;
+  }
+
+  /** What `viewer` may see now (everyone's answers when no viewer is given). */
+  snapshot(viewer?: number): SeenAnswers {
+    return new Map(this.currentAnswers(viewer).map((a) => [a.agentIndex, a.version]));
   }
 
   /**
@@ -90,9 +120,9 @@ export class CoordinationState {
     }));
   }
 
-  /** Answers that are new or changed relative to `seen`, in config order. */
-  changedSince(seen: SeenAnswers): Answer[] {
-    return this.currentAnswers().filter((a) => seen.get(a.agentIndex) !== a.version);
+  /** Answers `viewer` sees that are new or changed relative to `seen`, in config order. */
+  changedSince(seen: SeenAnswers, viewer: number): Answer[] {
+    return this.currentAnswers(viewer).filter((a) => seen.get(a.agentIndex) !== a.version);
   }
 
   answerAt(agentIndex: number, version: number): Answer {
@@ -106,26 +136,49 @@ export class CoordinationState {
     return index === -1 ? undefined : index;
   }
 
-  /** Records an accepted answer, bumps the version and clears every counted vote. Returns the voters cleared. */
+  /**
+   * Records an accepted answer, bumps the version and clears the counted votes of every agent that can
+   * see it (the others do not know it exists). Returns the voters cleared.
+   */
   acceptAnswer(agentIndex: number, content: string): { answer: Answer; clearedVoters: AgentRuntime[] } {
     const agent = this.agent(agentIndex);
     const version = agent.answers.length + 1;
-    const answer: Answer = { agentIndex, version, label: `${agent.anonymousId}.${version}`, content };
+    const answer: Answer = {
+      agentIndex,
+      order: this.answerCount++,
+      version,
+      label: `${agent.anonymousId}.${version}`,
+      content,
+    };
     agent.answers.push(answer);
     this.version++;
-    const clearedVoters = this.agents.filter((a) => a.vote !== null);
+    const clearedVoters = this.agents.filter(
+      (a) => a.vote !== null && this.visibleTo(a.index).has(agentIndex),
+    );
     for (const a of clearedVoters) a.vote = null;
     return { answer, clearedVoters };
+  }
+
+  /** Records a counted vote. */
+  castVote(voterIndex: number, vote: CountedVote): void {
+    this.agent(voterIndex).vote = vote;
+    this.agent(vote.targetIndex).votesEver++;
   }
 
   active(): AgentRuntime[] {
     return this.agents.filter((a) => !a.dropped);
   }
 
-  /** Every active agent holds a counted vote (and there is at least one active agent). */
-  hasConsensus(): boolean {
+  /**
+   * `all`: every active agent holds a counted vote and none is still working. `majority`: a strict
+   * majority of the active agents holds counted votes for one answer (the rest need not finish).
+   */
+  hasConsensus(mode: 'all' | 'majority' = 'all'): boolean {
     const active = this.active();
-    return active.length > 0 && active.every((a) => a.vote !== null && !a.inFlight);
+    if (active.length === 0) return false;
+    if (mode === 'all') return active.every((a) => a.vote !== null && !a.inFlight);
+    const best = Math.max(0, ...this.tallies().values());
+    return best * 2 > active.length;
   }
 
   /** Counted votes per agent index. */
@@ -138,20 +191,57 @@ export class CoordinationState {
   }
 
   /**
-   * The deterministic winner: most counted votes, ties to the earliest agent in config order;
-   * with no counted votes, the earliest agent in config order that has an answer.
+   * The deterministic winner, from what exists: most counted votes (ties to the earliest agent in
+   * config order); else the agent whose answers drew the most votes earlier (votes since reset by a
+   * newer answer), with its latest answer; else the agent with the earliest answer. Null without answers.
    */
-  pickWinner(): number | null {
-    let best: number | null = null;
-    let bestVotes = 0;
-    for (const [index, votes] of [...this.tallies().entries()].sort(([a], [b]) => a - b)) {
-      if (votes > bestVotes) {
-        best = index;
-        bestVotes = votes;
+  pickWinner(candidates?: ReadonlySet<number>): number | null {
+    const allowed = (index: number) => candidates === undefined || candidates.has(index);
+    const most = (score: (a: AgentRuntime) => number): number | null => {
+      let best: number | null = null;
+      let bestScore = 0;
+      for (const a of this.agents) {
+        if (!allowed(a.index) || a.answers.length === 0) continue;
+        const value = score(a);
+        if (value > bestScore) [best, bestScore] = [a.index, value];
       }
+      return best;
+    };
+    const tallies = this.tallies();
+    const earliest = this.agents
+      .filter((a) => allowed(a.index) && a.answers.length > 0)
+      .sort((a, b) => (a.answers[0]?.order ?? 0) - (b.answers[0]?.order ?? 0))[0];
+    return most((a) => tallies.get(a.index) ?? 0) ?? most((a) => a.votesEver) ?? earliest?.index ?? null;
+  }
+
+  /**
+   * Starts the final round among island winners: every agent sees only `finalists`' answers, every
+   * view is stale and every vote is cleared.
+   */
+  startFinalRound(finalists: ReadonlySet<number>): void {
+    this.finalRound = finalists;
+    this.rounds++;
+    this.version++;
+    for (const a of this.agents) a.vote = null;
+  }
+
+  /**
+   * A new attempt after the winner sent the final answer back: answers, votes and the final round are
+   * cleared (dropped agents stay dropped); every view is stale.
+   */
+  resetForRestart(): void {
+    for (const a of this.agents) {
+      a.answers = [];
+      a.vote = null;
+      a.votesEver = 0;
     }
-    if (best !== null) return best;
-    const first = this.agents.find((a) => a.answers.length > 0);
-    return first ? first.index : null;
+    this.finalRound = null;
+    this.rounds++;
+    this.version++;
+  }
+
+  /** The finalists while a final round runs, else null. */
+  get finalists(): ReadonlySet<number> | null {
+    return this.finalRound;
   }
 }

@@ -102,10 +102,17 @@ export async function presentFinalAnswer(
         ctx,
         agentId,
         'presentation',
-        presentationSystemPrompt(winner.spec.systemMessage, settings.planningMode),
+        presentationSystemPrompt(
+          winner.spec.systemMessage,
+          settings.planningMode,
+          settings.selection === 'synthesize',
+        ),
       ),
     },
-    { role: 'user', content: presentationUserMessage(ctx.question, ctx.history, answers, votes) },
+    {
+      role: 'user',
+      content: presentationUserMessage(ctx.question, ctx.history, answers, votes, ctx.restartNotes),
+    },
   ];
   try {
     const text = await runAnswerLoop(ctx, winnerIndex, messages, signal);

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../types/messages.js';
-import type { HistoryTurn } from './settings.js';
+import type { HistoryTurn, VotingSensitivity } from './settings.js';
 
 /**
  * Every text the models read during a run, in one place so the wording can be reviewed and tuned
@@ -37,15 +37,70 @@ function planningInstructions(note: PlanningNote): string {
   return `PLANNING MODE: the team is still deciding what to do. ${which} not executed now — each call is only recorded as part of your plan. Tools that only read work normally. Make your answer a precise plan: say exactly which actions (tool calls and arguments) should be taken and why. The agent whose answer wins will carry the plan out.${extra}`;
 }
 
+/**
+ * The bar for voting, per `voting_sensitivity`. Lenient votes readily (fast, fewest steps); strict
+ * votes only for an answer with nothing left to fix (slower, more revisions). docs/protocol.md gives the
+ * measured steps to consensus of each.
+ */
+export const VOTING_BAR: Record<VotingSensitivity, string> = {
+  lenient:
+    'VOTING BAR (lenient): vote as soon as one answer is correct and complete enough for the user. Do not submit a new answer for style or small additions.',
+  balanced:
+    'VOTING BAR (balanced): vote when an answer is correct, complete and clear. Submit a new answer when you can fix an error, fill a real gap, or make it clearly better organised.',
+  strict:
+    'VOTING BAR (strict): vote only for an answer you could not improve in any way that matters — checked, complete, precise and well argued. If you can name a concrete flaw or omission, fix it with `new_answer`.',
+};
+
+/** How one agent's coordination instructions are tuned. */
+export interface InstructionOptions {
+  sensitivity?: VotingSensitivity;
+  /** A working style that sets this agent apart from peers on the same model. */
+  persona?: string | null;
+}
+
 /** The system prompt for a coordination turn. */
 export function coordinationSystemPrompt(
   systemMessage: string | undefined,
   planning: PlanningNote | null = null,
+  options: InstructionOptions = {},
 ): string {
-  const instructions = planning
-    ? `${coordinationInstructions}\n\n${planningInstructions(planning)}`
-    : coordinationInstructions;
+  const parts = [
+    coordinationInstructions,
+    VOTING_BAR[options.sensitivity ?? 'lenient'],
+    ...(planning ? [planningInstructions(planning)] : []),
+    ...(options.persona ? [`YOUR WORKING STYLE: ${options.persona}`] : []),
+  ];
+  const instructions = parts.join('\n\n');
   return systemMessage ? `${systemMessage.trim()}\n\n${instructions}` : instructions;
+}
+
+/** Working styles for `personas: auto`, handed out in order to agents that share a model. */
+export const AUTO_PERSONAS: readonly string[] = [
+  'a rigorous analyst: check every claim and calculation, and prefer correctness over breadth.',
+  'a pragmatic practitioner: favour what works in practice, concrete steps and examples.',
+  'a critical reviewer: look for what is missing, wrong or risky in every answer, including your own.',
+  'a creative generalist: consider unusual angles and alternatives before settling.',
+  'a concise editor: make answers clear, well structured and free of padding.',
+  'a domain expert: bring in precise terminology, standards and known pitfalls.',
+];
+
+/** The one-off request that paraphrases the question for `paraphrase: true`. */
+export function paraphrasePrompt(question: string): { system: string; user: string } {
+  return {
+    system:
+      "Rewrite the user's task in your own words. Keep every requirement, constraint, number and name; add nothing. Reply with the rewritten task only.",
+    user: question,
+  };
+}
+
+/** Extra context for an agent's opening message. */
+export interface OpeningExtras {
+  /** The same question in other words (`paraphrase: true`). */
+  paraphrase?: string | null;
+  /** Reasons and instructions from earlier attempts that the winner sent back. */
+  restarts?: readonly { reason: string; instructions: string }[];
+  /** Remaining time and budget. */
+  clock?: string | null;
 }
 
 function historyBlock(history: readonly HistoryTurn[]): string {
@@ -67,8 +122,33 @@ export function coordinationUserMessage(
   question: string,
   history: readonly HistoryTurn[],
   answers: readonly ViewAnswer[],
+  extras: OpeningExtras = {},
 ): string {
-  return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<CURRENT ANSWERS from the agents>\n${answersBlock(answers)}\n<END OF CURRENT ANSWERS>`;
+  const paraphrase = extras.paraphrase
+    ? `\n\n<THE SAME TASK IN OTHER WORDS>\n${extras.paraphrase}\n<END OF THE SAME TASK IN OTHER WORDS>`
+    : '';
+  const restarts = restartBlock(extras.restarts ?? []);
+  const clock = extras.clock ? `\n\n${extras.clock}` : '';
+  return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>${paraphrase}${restarts}\n\n<CURRENT ANSWERS from the agents>\n${answersBlock(answers)}\n<END OF CURRENT ANSWERS>${clock}`;
+}
+
+/** Why earlier attempts were sent back, for every later prompt of the run ('' when none were). */
+function restartBlock(restarts: readonly { reason: string; instructions: string }[]): string {
+  if (restarts.length === 0) return '';
+  const items = restarts
+    .map((r, i) => `Attempt ${i + 1} was not accepted: ${r.reason}\nInstructions: ${r.instructions}`)
+    .join('\n\n');
+  return `\n\n<EARLIER ATTEMPTS WERE SENT BACK>\n${items}\n<END OF EARLIER ATTEMPTS>`;
+}
+
+/** Sent once into a working agent's turn when the orchestrator timeout is near (`wrap_up_at`). */
+export function wrapUpMessage(remainingMs: number): string {
+  return `TIME IS NEARLY UP: about ${Math.max(0, Math.round(remainingMs / 1000))}s remain before coordination stops. Finish now with what you have: \`vote\` for the best current answer, or \`new_answer\` with your complete answer as it stands. Do not start new work.`;
+}
+
+/** Opens the turns of the final round among island winners. */
+export function finalRoundNote(): string {
+  return 'FINAL ROUND: the answers above are the winners of each group of agents. Vote for the best one with `vote`; new answers are closed.';
 }
 
 /**
@@ -92,6 +172,7 @@ export const enforcement = {
   voteBeforeAnswers: 'There are no answers to vote for yet. Submit your answer with `new_answer`.',
   unknownVoteTarget: (given: string, votable: readonly string[]) =>
     `"${given}" is not an agent with a current answer. Vote for one of: ${votable.join(', ')}.`,
+  finalRoundOnly: 'The final round is for voting only: vote for the best of the finalists with `vote`.',
   answerLimit: (limit: number) =>
     `You have already submitted the maximum of ${limit} answers. Vote for the best current answer with \`vote\` instead.`,
   unknownTool: (name: string) => `There is no tool named "${name}". Use only the tools you were given.`,
@@ -157,13 +238,85 @@ export interface PresentationVote {
   reason: string;
 }
 
-export function presentationSystemPrompt(systemMessage: string | undefined, planningMode = false): string {
+export function presentationSystemPrompt(
+  systemMessage: string | undefined,
+  planningMode = false,
+  synthesize = false,
+): string {
   const base = `The team of agents has finished coordinating and chose your answer as the best. Now write the final answer for the user.
 Use the other answers and the voters' reasons to make it as complete and correct as possible. Write the answer itself — do not mention the agents, the votes or this process.`;
-  const instructions = planningMode
-    ? `${base}\nPlanning is over: carry out the plan now. Tool calls that were only recorded during planning really run now — make the calls the plan needs, then write the final answer.`
-    : base;
+  const merge = synthesize
+    ? `\nSYNTHESIS: do not just restate your answer. Merge the best parts of ALL the answers into one: keep every correct point any agent made, resolve their disagreements explicitly, and drop what is wrong.`
+    : '';
+  const plan = planningMode
+    ? `\nPlanning is over: carry out the plan now. Tool calls that were only recorded during planning really run now — make the calls the plan needs, then write the final answer.`
+    : '';
+  const instructions = `${base}${merge}${plan}`;
   return systemMessage ? `${systemMessage.trim()}\n\n${instructions}` : instructions;
+}
+
+/** The tool a judge calls with `selection: judge`. */
+export const PICK_ANSWER = 'pick_answer';
+
+/** The judge's request: pick the best of the candidates (anonymous ids only). */
+export function judgePrompt(
+  question: string,
+  candidates: readonly ViewAnswer[],
+): { system: string; user: string; tool: ToolDefinition } {
+  return {
+    system:
+      'You are the judge of a team of AI agents. Read the task and the candidate answers, then pick the single best answer: the most correct, complete and useful one. Judge the content, not the length.',
+    user: `<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<CANDIDATE ANSWERS>\n${answersBlock(candidates)}\n<END OF CANDIDATE ANSWERS>\n\nCall ${PICK_ANSWER} with the id of the best answer and why.`,
+    tool: {
+      name: PICK_ANSWER,
+      description: 'Pick the best candidate answer.',
+      parameters: {
+        type: 'object',
+        properties: {
+          agent_id: { type: 'string', enum: candidates.map((c) => c.anonymousId) },
+          reason: { type: 'string' },
+        },
+        required: ['agent_id', 'reason'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
+/** The tools the winner checks its final answer with (`max_orchestration_restarts`). */
+export const ACCEPT_ANSWER = 'accept_answer';
+export const REQUEST_RESTART = 'request_restart';
+
+/** The winner's check of the final answer against the question. */
+export function finalCheckPrompt(
+  question: string,
+  finalAnswer: string,
+  restartsLeft: number,
+): { system: string; user: string; tools: ToolDefinition[] } {
+  return {
+    system: `You check a team's final answer before it goes to the user. Accept it when it fully and correctly answers the task. Ask for another attempt only for a real problem — a wrong result, a missed requirement — and say precisely what the team must do differently. Attempts left: ${restartsLeft}.`,
+    user: `<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<FINAL ANSWER>\n${finalAnswer}\n<END OF FINAL ANSWER>\n\nCall ${ACCEPT_ANSWER} or ${REQUEST_RESTART}.`,
+    tools: [
+      {
+        name: ACCEPT_ANSWER,
+        description: 'The final answer fully answers the task.',
+        parameters: { type: 'object', properties: {}, additionalProperties: false },
+      },
+      {
+        name: REQUEST_RESTART,
+        description: 'Send the team back for another attempt.',
+        parameters: {
+          type: 'object',
+          properties: {
+            reason: { type: 'string', description: 'What is wrong with the final answer.' },
+            instructions: { type: 'string', description: 'What the team must do differently.' },
+          },
+          required: ['reason', 'instructions'],
+          additionalProperties: false,
+        },
+      },
+    ],
+  };
 }
 
 export function presentationUserMessage(
@@ -171,6 +324,7 @@ export function presentationUserMessage(
   history: readonly HistoryTurn[],
   answers: readonly PresentationAnswer[],
   votes: readonly PresentationVote[],
+  restarts: readonly { reason: string; instructions: string }[] = [],
 ): string {
   const answerText = answers
     .map(
@@ -182,5 +336,5 @@ export function presentationUserMessage(
     votes.length === 0
       ? '(no votes were counted)'
       : votes.map((v) => `- ${v.voterAnonymousId}: ${v.reason || '(no reason given)'}`).join('\n');
-  return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>\n\n<ALL CURRENT ANSWERS>\n${answerText}\n<END OF ALL CURRENT ANSWERS>\n\n<VOTES FOR YOUR ANSWER>\n${voteText}\n<END OF VOTES>\n\nWrite the final answer now.`;
+  return `${historyBlock(history)}<ORIGINAL MESSAGE>\n${question}\n<END OF ORIGINAL MESSAGE>${restartBlock(restarts)}\n\n<ALL CURRENT ANSWERS>\n${answerText}\n<END OF ALL CURRENT ANSWERS>\n\n<VOTES FOR YOUR ANSWER>\n${voteText}\n<END OF VOTES>\n\nWrite the final answer now.`;
 }

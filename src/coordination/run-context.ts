@@ -27,6 +27,18 @@ export interface RunContext {
   addUsage(agentId: string, usage: TokenUsage): number;
   /** Called right after an answer is accepted, so in-flight turns can be restarted when configured. */
   answerAccepted(agentIndex: number): void;
+  /** True once the wrap-up point of the orchestrator timeout has passed (`wrap_up_at`). */
+  wrapUpRequested(): boolean;
+  /** Milliseconds until the orchestrator timeout. */
+  remainingMs(): number;
+  /** Remaining time (and budget, when there is one), as a line for the agents. */
+  budgetNote(): string;
+  /** The question in other words for this agent (`paraphrase: true`), or null. */
+  paraphraseFor(agentIndex: number): string | null;
+  /** This agent's working style (`personas: auto`), or null. */
+  personaFor(agentIndex: number): string | null;
+  /** What the winner said when it sent earlier attempts back (`max_orchestration_restarts`). */
+  readonly restartNotes: readonly { reason: string; instructions: string }[];
 }
 
 export interface StepTarget {

@@ -35,7 +35,30 @@ export interface CoordinationSettings {
   planningModeAllowedTools: readonly string[];
   /** Extra text appended to the planning-mode instructions. */
   planningModeInstruction: string | null;
+  /** The bar for voting rather than answering, stated in the instructions. */
+  votingSensitivity: VotingSensitivity;
+  /** `majority`: coordination ends once a strict majority of active agents backs one answer. */
+  consensus: 'all' | 'majority';
+  /** Fraction of the orchestrator timeout after which working agents are asked to wrap up; null: never. */
+  wrapUpAt: number | null;
+  /** Whose answers each agent sees. */
+  visibility: Visibility;
+  /** Peers per agent (`ring`, `random_k`) or agents per island (`islands`). */
+  visibilityK: number;
+  /** How the final answer is chosen among the candidates. */
+  selection: 'vote' | 'judge' | 'synthesize';
+  /** The judge's agent id with `selection: judge`; null: the first active agent. */
+  judgeAgentId: string | null;
+  /** Times the winner may send the team back for another attempt after checking the final answer. */
+  maxOrchestrationRestarts: number;
+  /** Agents after the first also read the question paraphrased by their own model. */
+  paraphrase: boolean;
+  /** `auto`: distinct working styles for agents that share a model. */
+  personas: 'auto' | 'none';
 }
+
+export type VotingSensitivity = 'lenient' | 'balanced' | 'strict';
+export type Visibility = 'all' | 'ring' | 'random_k' | 'islands';
 
 export const defaultCoordinationSettings: CoordinationSettings = {
   maxNewAnswersPerAgent: 3,
@@ -52,6 +75,16 @@ export const defaultCoordinationSettings: CoordinationSettings = {
   planningMode: false,
   planningModeAllowedTools: [],
   planningModeInstruction: null,
+  votingSensitivity: 'lenient',
+  consensus: 'all',
+  wrapUpAt: 0.8,
+  visibility: 'all',
+  visibilityK: 2,
+  selection: 'vote',
+  judgeAgentId: null,
+  maxOrchestrationRestarts: 0,
+  paraphrase: false,
+  personas: 'none',
 };
 
 /** One team member as the orchestrator sees it: everything arrives through interfaces. */
@@ -66,6 +99,8 @@ export interface AgentSpec {
   maxRetries?: number;
   /** Prices for cost accounting; omitted: cost counts as 0 (local models, unknown prices). */
   price?: ModelPrice;
+  /** The model's context window in tokens: requests are trimmed to fit. Omitted: unknown, never trimmed. */
+  contextWindow?: number;
 }
 
 export { systemClock, type Clock } from '../util/clock.js';

@@ -56,7 +56,7 @@ export type ParsedWorkflowCall =
   | { kind: 'vote'; agentId: string; reason: string }
   | { kind: 'invalid'; toolName: 'new_answer' | 'vote'; reason: string };
 
-function asObject(args: unknown): Record<string, unknown> | null {
+export function asObject(args: unknown): Record<string, unknown> | null {
   if (typeof args === 'string') {
     try {
       return asObject(JSON.parse(args));

@@ -57,6 +57,42 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
 
     case 'run.warning':
       return timeline(state, event, 'warning', `warning: ${event.message}`, null);
+    case 'coordination.wrap_up':
+      return timeline(
+        state,
+        event,
+        'warning',
+        `about ${Math.round(event.remainingMs / 1000)}s left: wrap up`,
+        null,
+      );
+    case 'coordination.final_round':
+      return timeline(
+        state,
+        event,
+        'coordination',
+        `final round among ${event.finalists.map((f) => f.label).join(', ')}`,
+        null,
+      );
+    case 'selection.judged':
+      return timeline(
+        state,
+        event,
+        'coordination',
+        `judged: ${event.winnerId ?? 'no valid pick'} — ${event.reason}`,
+      );
+    case 'orchestration.checked':
+      return event.accepted
+        ? timeline(state, event, 'coordination', 'final answer accepted')
+        : timeline(state, event, 'restart', `final answer sent back: ${event.reason ?? ''}`);
+    case 'orchestration.restarted':
+      return timeline(state, event, 'restart', `attempt ${event.attempt}: ${event.instructions}`, null);
+    case 'agent.context.trimmed':
+      return timeline(
+        state,
+        event,
+        'warning',
+        `context trimmed (~${event.beforeTokens} → ~${event.afterTokens} tokens)`,
+      );
 
     case 'agent.turn.started':
       return timeline(

@@ -277,6 +277,65 @@ export const AgentDroppedSchema = z.object({
   reason: z.string(),
 });
 
+/** A request was trimmed to fit the model's context window (old tool results, then peers' answers). */
+export const ContextTrimmedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.context.trimmed'),
+  contextWindow: z.number().int().positive(),
+  /** Estimated prompt tokens before and after the trim. */
+  beforeTokens: z.number().int().nonnegative(),
+  afterTokens: z.number().int().nonnegative(),
+});
+
+/** `paraphrase: true`: the question in this agent's own model's words. */
+export const QuestionParaphrasedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.question.paraphrased'),
+  text: z.string(),
+});
+
+/** The wrap-up point of the orchestrator timeout passed: working agents are asked to finish. */
+export const WrapUpSchema = z.object({
+  ...base,
+  type: z.literal('coordination.wrap_up'),
+  remainingMs: z.number().nonnegative(),
+});
+
+/** `visibility: islands`: each island agreed; the final round among their winners starts. */
+export const FinalRoundSchema = z.object({
+  ...base,
+  type: z.literal('coordination.final_round'),
+  /** The island winners' agent ids and answer labels. */
+  finalists: z.array(z.object({ agentId: z.string(), label: z.string() })),
+});
+
+/** `selection: judge`: the judge's pick (null: no valid pick, the vote winner stands). */
+export const SelectionJudgedSchema = z.object({
+  ...agentBase,
+  type: z.literal('selection.judged'),
+  winnerId: z.string().nullable(),
+  reason: z.string(),
+});
+
+/** `max_orchestration_restarts`: the winner's check of the final answer. */
+export const OrchestrationCheckedSchema = z.object({
+  ...agentBase,
+  type: z.literal('orchestration.checked'),
+  accepted: z.boolean(),
+  reason: z.string().optional(),
+  instructions: z.string().optional(),
+});
+
+/** A new attempt starts after the winner sent the final answer back; earlier events stay in the log. */
+export const OrchestrationRestartedSchema = z.object({
+  ...base,
+  type: z.literal('orchestration.restarted'),
+  /** The attempt now starting: 2, 3, … */
+  attempt: z.number().int().min(2),
+  reason: z.string(),
+  instructions: z.string(),
+});
+
 export const CoordinationFinishedSchema = z.object({
   ...base,
   type: z.literal('coordination.finished'),
@@ -342,6 +401,13 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   TurnRestartedSchema,
   TurnFinishedSchema,
   AgentDroppedSchema,
+  ContextTrimmedSchema,
+  QuestionParaphrasedSchema,
+  WrapUpSchema,
+  FinalRoundSchema,
+  SelectionJudgedSchema,
+  OrchestrationCheckedSchema,
+  OrchestrationRestartedSchema,
   CoordinationFinishedSchema,
   PresentationStartedSchema,
   PresentationFinishedSchema,

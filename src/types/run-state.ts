@@ -86,6 +86,10 @@ export interface RunState {
   status: RunStatus | null;
   exitCode: number | null;
   error: ErrorInfo | null;
+  /** 1, then 2, 3 … after the winner sent the final answer back (`max_orchestration_restarts`). */
+  attempt: number;
+  /** Agent ids of the island winners during a final round, else null. */
+  finalists: string[] | null;
 }
 
 export const initialRunState = (): RunState => ({
@@ -106,6 +110,8 @@ export const initialRunState = (): RunState => ({
   status: null,
   exitCode: null,
   error: null,
+  attempt: 1,
+  finalists: null,
 });
 
 function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
@@ -190,7 +196,40 @@ export function reduceRunState(state: RunState, event: RunEvent): RunState {
         ],
       };
     case 'votes.reset':
-      return { ...state, agents: state.agents.map((a) => ({ ...a, vote: null })) };
+      // Only the voters who can see the new answer lose their vote (visibility may hide it from others).
+      return {
+        ...state,
+        agents: state.agents.map((a) => (event.clearedVoters.includes(a.agentId) ? { ...a, vote: null } : a)),
+      };
+    case 'coordination.final_round':
+      return {
+        ...state,
+        finalists: event.finalists.map((f) => f.agentId),
+        agents: state.agents.map((a) => ({ ...a, vote: null })),
+      };
+    case 'orchestration.restarted':
+      // A new attempt: the earlier one stays in the event log, the live picture starts over.
+      return {
+        ...state,
+        attempt: event.attempt,
+        phase: 'coordinating',
+        answers: [],
+        votes: [],
+        coordinationEnd: null,
+        winnerId: null,
+        winnerLabel: null,
+        tallies: {},
+        finalAnswer: null,
+        presentationFallback: false,
+        finalists: null,
+        agents: state.agents.map((a) => ({
+          ...a,
+          status: a.status === 'dropped' ? a.status : 'waiting',
+          answerCount: 0,
+          latestLabel: null,
+          vote: null,
+        })),
+      };
     case 'vote.cast': {
       const record: VoteRecord = {
         voterId: event.agentId,

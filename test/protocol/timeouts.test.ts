@@ -16,42 +16,60 @@ describe('timeouts', () => {
     expect(finished.status).toBe('completed');
   });
 
-  it('the orchestrator timeout stops coordination and picks the earliest answer in config order when no vote counts', async () => {
+  it('the orchestrator timeout stops coordination and picks the earliest answer when no vote was ever cast', async () => {
     const { recorder, finished } = await runScenario(
       {
-        a: [{ ...step.answer('A'), delayMs: 10 }, step.hang(), step.text('Presented A')],
-        b: [step.answer('B'), step.hang()],
+        a: [{ ...step.answer('A'), delayMs: 10 }, step.hang()],
+        b: [step.answer('B'), step.hang(), step.text('Presented B')],
       },
       { settings: { orchestratorTimeoutMs: 150 } },
     );
+    // b answered first, though a comes first in config order.
     expect(recorder.ofType('coordination.finished')[0]).toMatchObject({
       reason: 'timeout',
-      winnerId: 'a',
+      winnerId: 'b',
       tallies: {},
     });
     expect(finished).toMatchObject({
       status: 'completed',
       exitCode: 0,
-      winnerId: 'a',
-      finalAnswer: 'Presented A',
+      winnerId: 'b',
+      finalAnswer: 'Presented B',
     });
     // In-flight turns were aborted, not failed.
     expect(recorder.ofType('agent.turn.finished').filter((t) => t.outcome === 'failed')).toHaveLength(0);
     expect(recorder.ofType('agent.turn.finished').filter((t) => t.outcome === 'aborted')).toHaveLength(2);
   });
 
-  it('the orchestrator timeout prefers the answer with the most counted votes', async () => {
+  it('with no counted vote at the timeout, the agent most voted for earlier wins with its latest answer', async () => {
     const { finished, recorder } = await runScenario(
       {
         a: [step.answer('A'), step.hang()],
-        b: [{ ...step.answer('B'), delayMs: 10 }, step.vote('agent2'), step.text('Presented B')],
+        b: [{ ...step.answer('B'), delayMs: 10 }, step.vote('agent2'), step.hang(), step.text('Presented B')],
         c: [{ ...step.answer('C'), delayMs: 20 }, step.hang()],
       },
       { settings: { orchestratorTimeoutMs: 150 } },
     );
     expect(recorder.ofType('coordination.finished')[0]).toMatchObject({ reason: 'timeout', tallies: {} });
-    // b's vote was reset by c's later answer, so no vote counts: earliest answer wins.
-    expect(finished.winnerId).toBe('a');
+    // b's vote for itself was reset by c's later answer: nothing counts now, but b was voted for
+    // earlier, so b beats a's earlier answer.
+    expect(finished).toMatchObject({ winnerId: 'b', finalAnswer: 'Presented B' });
+  });
+
+  it('with counted votes at the timeout, the most counted votes win', async () => {
+    const { finished, recorder } = await runScenario(
+      {
+        a: [{ ...step.answer('A'), delayMs: 5 }, step.hang()],
+        b: [step.answer('B'), step.hang(), step.text('Presented B')],
+        c: [{ ...step.answer('C'), delayMs: 20 }, step.vote('agent2'), step.hang()],
+      },
+      { settings: { orchestratorTimeoutMs: 150 } },
+    );
+    expect(recorder.ofType('coordination.finished')[0]).toMatchObject({
+      reason: 'timeout',
+      tallies: { b: 1 },
+    });
+    expect(finished.winnerId).toBe('b');
   });
 
   it('with no answer at all the orchestrator timeout ends the run with exit code 3', async () => {
