@@ -84,8 +84,10 @@ export async function presentFinalAnswer(
       ? [{ voterAnonymousId: voter.anonymousId, reason: voter.vote.reason }]
       : [],
   );
-  await showAnswerFiles(ctx, winnerIndex, state.snapshot());
-  const answers = state.currentAnswers().map((a) => {
+  // The presenter reads what it could see while coordinating (all answers with `visibility: all`; its
+  // neighbours, or the finalists, otherwise), so a large team's presentation stays O(k) too.
+  await showAnswerFiles(ctx, winnerIndex, state.snapshot(winnerIndex));
+  const answers = state.currentAnswers(winnerIndex).map((a) => {
     const author = state.agent(a.agentIndex);
     const [shown] = forViewer(ctx, winnerIndex, [{ anonymousId: author.anonymousId, content: a.content }]);
     return {
