@@ -92,6 +92,7 @@ export default tseslint.config(
   layer('logging', ['types', 'util']),
   layer('testing', ['types', 'coordination', 'util']),
   layer('app', ['util', 'types', 'coordination', 'backends', 'tools', 'workspace', 'config', 'logging']),
-  layer('cli', ['app', 'types', 'util', 'tui']),
+  layer('cli', ['app', 'types', 'util', 'tui', 'server']),
   layer('tui', ['app', 'types', 'util']),
+  layer('server', ['app', 'types', 'util']),
 );

@@ -18,3 +18,21 @@ export {
 export { DEFAULT_LOCAL_MODEL } from '../backends/local/default-model.js';
 export { disposeLocalModels } from '../backends/index.js';
 export * from './setup-wizard/index.js';
+export {
+  createSessionRunner,
+  listSessions,
+  loadSession,
+  sessionsRoot,
+  SessionNotFoundError,
+  type Session,
+  type SessionListing,
+  type SessionRunner,
+  type TurnHooks,
+} from './sessions.js';
+export {
+  createFileBrowser,
+  BrowseRefusedError,
+  type FileBrowser,
+  type FileEntry,
+  type FilePreview,
+} from './browse-files.js';

@@ -235,6 +235,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   if (options.listSessions) return listSessionsCommand(io, { json: options.json });
 
+  if (options.web) {
+    const { runWebCommand } = await import('./web-command.js');
+    const signal = io.signal;
+    return runWebCommand({
+      cwd: io.cwd,
+      env: userEnv(),
+      open: options.open,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      stopped: new Promise((resolve) => {
+        if (!signal) return;
+        if (signal.aborted) resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+    });
+  }
+
   // Interactive mode: agents but no question (or a session to continue, with or without a question).
   const resuming = options.continue || options.sessionId !== undefined;
   const flagged = Boolean(options.config || options.model || options.backend || options.localModel);

@@ -25,6 +25,11 @@ export interface CliOptions {
   setup: boolean;
   listExamples: boolean;
   example?: string;
+  web: boolean;
+  port?: number;
+  host?: string;
+  authToken?: string;
+  open: boolean;
 }
 
 const positiveSeconds = (value: string): number => {
@@ -32,6 +37,13 @@ const positiveSeconds = (value: string): number => {
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new InvalidArgumentError('expected a positive number of seconds');
   return seconds;
+};
+
+const port = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('expected a port number (0–65535)');
+  return n;
 };
 
 const examples = `
@@ -48,6 +60,7 @@ Examples:
   $ massgen --config @examples/teams/three_mixed "question"
   $ massgen --list-examples
   $ massgen --example basic/three_agents > team.yaml
+  $ massgen --web [--config team.yaml] [--port 8000] [--open]   # the web UI in your browser
 
 Without --config: ./.massgen/config.yaml, then ~/.config/massgen/config.yaml (massgen --setup),
 else two agents on a local model. Keys: environment, then ./.env, then ~/.config/massgen/.env.
@@ -108,6 +121,11 @@ export function buildProgram(): Command {
       '--example <name>',
       'print a bundled example config, e.g. --example basic/three_agents > team.yaml',
     )
+    .option('--web', 'start the web UI: ask, watch, steer and replay runs in a browser', false)
+    .option('--port <number>', 'with --web: the port (default 8000; 0 picks a free one)', port)
+    .option('--host <address>', 'with --web: the address to listen on (default 127.0.0.1)')
+    .option('--auth-token <token>', 'with --web: the token every request must carry (generated off loopback)')
+    .option('--open', 'with --web: open the page in the browser', false)
     .addHelpText('after', examples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })

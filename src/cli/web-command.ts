@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import type { Env } from '../app/index.js';
+import { describeError } from '../types/errors.js';
+import type { Write } from './plain-display.js';
+
+/** What `massgen --web` needs from the command line. */
+export interface WebCommandOptions {
+  cwd: string;
+  env: Env;
+  config?: string;
+  host?: string;
+  port?: number;
+  authToken?: string;
+  open: boolean;
+  stdout: Write;
+  stderr: Write;
+  /** Resolves when the server should stop (Ctrl-C). */
+  stopped: Promise<void>;
+}
+
+/** `massgen --web`: starts the server, prints its address, and serves until stopped. Returns the exit code. */
+export async function runWebCommand(options: WebCommandOptions): Promise<number> {
+  // Loaded only here: a plain run never pays for the HTTP and WebSocket stack.
+  const { startWebServer } = await import('../server/web/web-server.js');
+  let server;
+  try {
+    server = await startWebServer({
+      cwd: options.cwd,
+      env: options.env,
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+    });
+  } catch (error) {
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    options.stderr(
+      `massgen: error: cannot start the web UI: ${describeError(error)}\n${inUse ? 'hint: another process uses that port; pick one with --port\n' : ''}`,
+    );
+    return 1;
+  }
+  options.stdout(`massgen web UI: ${server.url}\n`);
+  if (server.authToken && !options.authToken)
+    options.stdout(
+      'A token was generated because the server listens beyond this machine; the address above carries it.\n',
+    );
+  options.stdout('Press Ctrl-C to stop.\n');
+  if (options.open) openBrowser(server.url);
+  await options.stopped;
+  await server.close();
+  return 0;
+}
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  try {
+    spawn(command, args, { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
+  } catch {
+    // No browser opener: the address is printed above.
+  }
+}

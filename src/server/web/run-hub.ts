@@ -1,0 +1,196 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  createSessionRunner,
+  loadSession,
+  sessionsRoot,
+  type Env,
+  type MassGenConfig,
+  type PreparedRun,
+  type SessionRunner,
+} from '../../app/index.js';
+import { describeError } from '../../types/errors.js';
+import type { RunEvent } from '../../types/events.js';
+
+/** One run started from the web UI: its events so far, and the handles to steer it. */
+export interface HubRun {
+  id: string;
+  question: string;
+  /** The config as the user picked it (an `@examples/…` name or a path). */
+  configRef: string;
+  /** Runs of one session share it: the first run's id. */
+  sessionKey: string;
+  events: RunEvent[];
+  done: boolean;
+  /** Why the run could not start (a config or workspace problem), else null. */
+  error: string | null;
+  logDir: string | null;
+  /** Agents with a workspace, by agent id: absolute folders. */
+  workspaces: Record<string, string>;
+}
+
+interface Live {
+  run: HubRun;
+  prepared: PreparedRun | null;
+  controller: AbortController;
+  listeners: Set<(event: RunEvent | typeof DONE) => void>;
+}
+
+/** What the hub needs from the server around it. */
+export interface RunHubOptions {
+  cwd: string;
+  env: Env;
+  /** Turns the user's config reference into what the library takes (a path, or a parsed config). */
+  resolveConfig: (ref: string) => string | MassGenConfig;
+}
+
+/** What starts a run: a new session, the next turn of a live run's session, or a saved session's. */
+export interface StartRequest {
+  question: string;
+  /** The config reference; for a saved session, used only when the session's own config file is gone. */
+  config: string;
+  followUpOf?: string;
+  /** A saved session's id (`.massgen/sessions/<id>`). */
+  session?: string;
+}
+
+/**
+ * The runs of one `massgen --web` server: each is a session turn (follow-ups continue the session),
+ * every event is kept in order so any number of tabs can watch, join late or reconnect and catch up
+ * from a sequence number without duplicates.
+ */
+export class RunHub {
+  private readonly runs = new Map<string, Live>();
+  private readonly sessions = new Map<string, SessionRunner>();
+  private counter = 0;
+
+  constructor(private readonly options: RunHubOptions) {}
+
+  /**
+   * Starts a run (a new session, or the next turn of `followUpOf`'s session).
+   * @throws a `ConfigError` (with diagnostics) for a bad config, synchronously, before anything runs.
+   */
+  async start(request: StartRequest): Promise<HubRun> {
+    const previous = request.followUpOf ? this.runs.get(request.followUpOf) : undefined;
+    if (request.followUpOf && !previous) throw new UnknownRunError(request.followUpOf);
+    const id = `run${++this.counter}`;
+    const saved = request.session
+      ? await loadSession(sessionsRoot(this.options.cwd), request.session)
+      : undefined;
+    const sessionKey = previous?.run.sessionKey ?? (saved ? `session:${saved.id}` : id);
+    const configRef = previous?.run.configRef ?? request.config;
+    let runner = this.sessions.get(sessionKey);
+    if (!runner) {
+      // A saved session runs on its own config file while it exists, as `massgen --session-id` does.
+      const own = saved && path.isAbsolute(saved.configSource) && existsSync(saved.configSource);
+      runner = createSessionRunner({
+        config: own ? saved.configSource : this.options.resolveConfig(configRef),
+        cwd: this.options.cwd,
+        env: this.options.env,
+        ...(saved ? { session: saved } : {}),
+      });
+      this.sessions.set(sessionKey, runner);
+    }
+    const massgen = path.join(this.options.cwd, '.massgen', 'workspaces');
+    const workspaces: Record<string, string> = {};
+    for (const agent of runner.config.agents) {
+      if (agent.backend.cwd) workspaces[agent.id] = path.join(massgen, agent.backend.cwd);
+    }
+    const run: HubRun = {
+      id,
+      question: request.question,
+      configRef,
+      sessionKey,
+      events: [],
+      done: false,
+      error: null,
+      logDir: null,
+      workspaces,
+    };
+    const live: Live = { run, prepared: null, controller: new AbortController(), listeners: new Set() };
+    this.runs.set(id, live);
+    void runner
+      .runTurn(request.question, {
+        signal: live.controller.signal,
+        onPrepared: (prepared) => {
+          live.prepared = prepared;
+          run.logDir = prepared.logDir;
+        },
+        onEvent: (event) => {
+          run.events.push(event);
+          for (const listener of live.listeners) listener(event);
+        },
+      })
+      .then((outcome) => {
+        if (outcome.prepareError) run.error = describeError(outcome.prepareError);
+      })
+      .catch((error: unknown) => {
+        run.error = describeError(error);
+      })
+      .finally(() => {
+        run.done = true;
+        live.prepared = null;
+        for (const listener of live.listeners) listener(DONE);
+        live.listeners.clear();
+      });
+    return run;
+  }
+
+  get(id: string): HubRun | undefined {
+    return this.runs.get(id)?.run;
+  }
+
+  list(): HubRun[] {
+    return [...this.runs.values()].map((l) => l.run).reverse();
+  }
+
+  /**
+   * Replays the events after `afterSeq`, then follows the run live. `listener` gets {@link DONE} once
+   * the run is over. Returns the unsubscribe function.
+   */
+  subscribe(id: string, afterSeq: number, listener: (event: RunEvent | typeof DONE) => void): () => void {
+    const live = this.runs.get(id);
+    if (!live) throw new UnknownRunError(id);
+    for (const event of live.run.events) if (event.seq > afterSeq) listener(event);
+    if (live.run.done) {
+      listener(DONE);
+      return () => {};
+    }
+    live.listeners.add(listener);
+    return () => live.listeners.delete(listener);
+  }
+
+  /** Cancels a run in progress; false when it is unknown or already over. */
+  cancel(id: string): boolean {
+    const live = this.runs.get(id);
+    if (!live || live.run.done) return false;
+    live.controller.abort();
+    return true;
+  }
+
+  /** Answers a held tool call; false when no such call is waiting. */
+  respondToApproval(id: string, agentId: string, callId: string, approved: boolean): boolean {
+    const prepared = this.runs.get(id)?.prepared;
+    if (!prepared) return false;
+    return prepared.respondToApproval(
+      agentId,
+      callId,
+      approved ? { approved: true } : { approved: false, reason: 'denied in the web UI' },
+    );
+  }
+
+  /** Cancels every run (server shutdown). */
+  close(): void {
+    for (const live of this.runs.values()) if (!live.run.done) live.controller.abort();
+  }
+}
+
+/** Sent to subscribers after the last event of a run. */
+export const DONE = Symbol('run done');
+
+export class UnknownRunError extends Error {
+  constructor(readonly runId: string) {
+    super(`unknown run "${runId}"`);
+    this.name = 'UnknownRunError';
+  }
+}

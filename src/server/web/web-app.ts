@@ -1,0 +1,305 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import {
+  BrowseRefusedError,
+  ConfigValidationError,
+  createFileBrowser,
+  isExampleRef,
+  listExamples,
+  resolveExampleRef,
+  SessionNotFoundError,
+  formatDiagnostics,
+  validateConfig,
+  type Env,
+  type ValidationReport,
+} from '../../app/index.js';
+import { describeError, MassGenError } from '../../types/errors.js';
+import { listPastRuns, listPastSessions, pastRunDir, readPastEvents } from './history.js';
+import { RunHub, UnknownRunError, type HubRun } from './run-hub.js';
+import { sameToken, tokenFromRequest } from './auth.js';
+
+/** Options of {@link createWebApp}. */
+export interface WebAppOptions {
+  cwd: string;
+  env: Env;
+  /** A config given with `--config`, offered first. */
+  config?: string;
+  /** When set, every request must carry it (header, `?token=` or the cookie set from it). */
+  authToken?: string;
+  /** Where the built browser app is (default: `dist/web` of the installed package). */
+  staticDir?: string;
+}
+
+/** A config the page may offer and run. */
+export interface ConfigChoice {
+  /** What the page sends back: `@examples/NAME` or a path relative to the working directory. */
+  ref: string;
+  label: string;
+  source: 'flag' | 'project' | 'example';
+}
+
+const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+};
+
+/** The configs offered: `--config`, YAML files in the working directory and `.massgen/`, the examples. */
+export function configChoices(cwd: string, flag?: string): ConfigChoice[] {
+  const out: ConfigChoice[] = [];
+  if (flag) out.push({ ref: flag, label: `${flag} (--config)`, source: 'flag' });
+  for (const dir of ['.', '.massgen']) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(path.join(cwd, dir)).filter((n) => /\.ya?ml$/.test(n));
+    } catch {
+      // No such folder.
+    }
+    for (const name of names.sort()) {
+      const ref = dir === '.' ? name : `${dir}/${name}`;
+      if (!out.some((c) => c.ref === ref)) out.push({ ref, label: ref, source: 'project' });
+    }
+  }
+  for (const example of listExamples()) {
+    out.push({ ref: `@examples/${example.name}`, label: `@examples/${example.name}`, source: 'example' });
+  }
+  return out;
+}
+
+/**
+ * The web UI's HTTP side as a web-standard handler (Hono): the page, its REST API (configs, runs,
+ * history, files, approvals) and nothing else. Live events go over the WebSocket (`web-server.ts`).
+ */
+export function createWebApp(options: WebAppOptions) {
+  const { cwd, env } = options;
+  const staticDir = options.staticDir ?? STATIC_DIR;
+  const allowed = (ref: string): string | null => {
+    const choice = configChoices(cwd, options.config).find((c) => c.ref === ref);
+    if (!choice) return null;
+    return isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
+  };
+  const hub = new RunHub({
+    cwd,
+    env,
+    resolveConfig: (ref) => {
+      const file = allowed(ref);
+      if (!file) throw new MassGenError('config_error', `unknown config "${ref}"`);
+      return file;
+    },
+  });
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    if (options.authToken && !sameToken(tokenFromRequest(c.req.raw), options.authToken)) {
+      return c.json({ error: 'missing or wrong token: open the URL massgen --web printed' }, 401);
+    }
+    await next();
+    // The token came in the address: keep it in a cookie so the page's own requests carry it.
+    const fromQuery = c.req.query('token');
+    if (options.authToken && fromQuery === options.authToken) {
+      c.header('Set-Cookie', `massgen_token=${fromQuery}; HttpOnly; SameSite=Strict; Path=/`);
+    }
+  });
+
+  app.get('/api/configs', (c) => c.json(configChoices(cwd, options.config)));
+
+  app.post('/api/validate', async (c) => {
+    const parsed = await body(c, ValidateRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
+    const { config } = parsed.value;
+    const file = allowed(config);
+    if (!file) return c.json({ error: `unknown config "${config}"` }, 404);
+    return c.json(withText(validateConfig(file, { cwd, env })));
+  });
+
+  app.get('/api/runs', async (c) =>
+    c.json({
+      live: hub.list().map(summary),
+      past: await listPastRuns(cwd),
+      sessions: await listPastSessions(cwd),
+    }),
+  );
+
+  app.post('/api/runs', async (c) => {
+    const parsed = await body(c, StartRunRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
+    const request = parsed.value;
+    const question = request.question.trim();
+    if (question === '') return c.json({ error: 'the question is empty' }, 400);
+    const file = request.config ? allowed(request.config) : null;
+    if (!request.followUpOf && !request.session) {
+      if (!file) return c.json({ error: `unknown config "${request.config ?? ''}"` }, 404);
+      const report = validateConfig(file, { cwd, env });
+      if (!report.valid) return c.json({ error: 'the config has problems', report: withText(report) }, 400);
+    }
+    try {
+      const run = await hub.start({
+        question,
+        config: request.config ?? '',
+        ...(request.followUpOf ? { followUpOf: request.followUpOf } : {}),
+        ...(request.session ? { session: request.session } : {}),
+      });
+      return c.json(summary(run), 201);
+    } catch (error) {
+      if (error instanceof UnknownRunError || error instanceof SessionNotFoundError)
+        return c.json({ error: describeError(error) }, 404);
+      const diagnostics = error instanceof ConfigValidationError ? error.diagnostics : [];
+      return c.json({ error: describeError(error), diagnostics }, 400);
+    }
+  });
+
+  app.get('/api/runs/:id', async (c) => {
+    const id = c.req.param('id');
+    const live = hub.get(id);
+    if (live) return c.json({ ...summary(live), events: live.events });
+    const dir = pastRunDir(cwd, id);
+    const events = dir ? await readPastEvents(dir) : null;
+    if (!events) return c.json({ error: `no run with id "${id}"` }, 404);
+    return c.json({ id, kind: 'past', done: true, events, roots: rootsOf(id, null) });
+  });
+
+  app.post('/api/runs/:id/cancel', (c) =>
+    hub.cancel(c.req.param('id')) ? c.json({ ok: true }) : c.json({ error: 'no such run in progress' }, 404),
+  );
+
+  app.post('/api/runs/:id/approvals', async (c) => {
+    const parsed = await body(c, ApprovalRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
+    const { agentId, callId, approved } = parsed.value;
+    return hub.respondToApproval(c.req.param('id'), agentId, callId, approved)
+      ? c.json({ ok: true })
+      : c.json({ error: 'no such call is waiting' }, 404);
+  });
+
+  /** The folders a run's files can be browsed in: its log folder and each agent's workspace. */
+  const rootsOf = (id: string, run: HubRun | null): { name: string; label: string; dir: string }[] => {
+    const logDir = run ? run.logDir : pastRunDir(cwd, id);
+    const roots = logDir ? [{ name: 'log', label: 'Run log: answers and deliverables', dir: logDir }] : [];
+    for (const [agentId, dir] of Object.entries(run?.workspaces ?? {}))
+      roots.push({ name: `workspace:${agentId}`, label: `${agentId}'s workspace`, dir });
+    return roots.filter((r) => existsSync(r.dir));
+  };
+  const browserFor = (c: Context) => {
+    const id = c.req.param('id') ?? '';
+    const root = rootsOf(id, hub.get(id) ?? null).find((r) => r.name === c.req.query('root'));
+    return root ? createFileBrowser(root.dir) : null;
+  };
+
+  app.get('/api/runs/:id/roots', (c) => {
+    const id = c.req.param('id');
+    return c.json(rootsOf(id, hub.get(id) ?? null).map(({ name, label }) => ({ name, label })));
+  });
+
+  app.get('/api/runs/:id/tree', async (c) => {
+    const browser = browserFor(c);
+    if (!browser) return c.json({ error: 'no such folder for this run' }, 404);
+    return c.json(await browser.tree());
+  });
+
+  app.get('/api/runs/:id/file', async (c) => {
+    const browser = browserFor(c);
+    if (!browser) return c.json({ error: 'no such folder for this run' }, 404);
+    try {
+      return c.json(await browser.preview(c.req.query('path') ?? ''));
+    } catch (error) {
+      return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);
+    }
+  });
+
+  app.get('/api/runs/:id/download', async (c) => {
+    const browser = browserFor(c);
+    const file = c.req.query('path') ?? '';
+    if (!browser) return c.json({ error: 'no such folder for this run' }, 404);
+    try {
+      const data = await browser.read(file);
+      return c.body(new Uint8Array(data), 200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Disposition': `attachment; filename="${path.basename(file).replace(/"/g, '')}"`,
+      });
+    } catch (error) {
+      return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);
+    }
+  });
+
+  app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
+
+  // The page: static assets, and index.html for every other path (client-side routes such as /runs/ID).
+  app.get('*', async (c) => {
+    const requested = path.normalize(decodeURIComponent(c.req.path)).replace(/^([/\\])+/, '');
+    const file = path.join(staticDir, requested);
+    const inside = file.startsWith(staticDir + path.sep);
+    const target = inside && requested !== '' && existsSync(file) ? file : path.join(staticDir, 'index.html');
+    try {
+      const data = await readFile(target);
+      return c.body(new Uint8Array(data), 200, {
+        'Content-Type': TYPES[path.extname(target)] ?? 'application/octet-stream',
+      });
+    } catch {
+      return c.text('The web app is not built: run `npm run build` in the massgen package.', 500);
+    }
+  });
+
+  return { app, hub };
+}
+
+/** The report with its lines formatted exactly as `massgen --validate` prints them. */
+function withText(report: ValidationReport) {
+  return {
+    ...report,
+    errorLines: report.errors.length > 0 ? formatDiagnostics(report.errors, report.file).split('\n') : [],
+    warningLines:
+      report.warnings.length > 0 ? formatDiagnostics(report.warnings, report.file).split('\n') : [],
+  };
+}
+
+function summary(run: HubRun) {
+  return {
+    id: run.id,
+    kind: 'live' as const,
+    question: run.question,
+    config: run.configRef,
+    sessionKey: run.sessionKey,
+    done: run.done,
+    error: run.error,
+  };
+}
+
+/** The bodies the page sends, checked at the boundary. */
+const ValidateRequestSchema = z.strictObject({ config: z.string() });
+const StartRunRequestSchema = z.strictObject({
+  question: z.string(),
+  config: z.string().optional(),
+  followUpOf: z.string().optional(),
+  session: z.string().optional(),
+});
+const ApprovalRequestSchema = z.strictObject({
+  agentId: z.string(),
+  callId: z.string(),
+  approved: z.boolean(),
+});
+
+/** The JSON body parsed by `schema`, or one line naming the first bad key. */
+async function body<T>(
+  c: Context,
+  schema: z.ZodType<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return { ok: false, error: 'the request body is not JSON' };
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const key = issue?.path.join('.') ?? '';
+  return { ok: false, error: `${key === '' ? 'request body' : `"${key}"`}: ${issue?.message ?? 'invalid'}` };
+}

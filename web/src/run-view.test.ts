@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { step } from '../../src/testing/scripted-backend.js';
+import type { RunEvent } from '../../src/types/events.js';
+import { answered, gateOn, lookupAfter, runScenario } from '../../test/support/harness.js';
+import { initialRunView, reduceRunView, replay } from './run-view.js';
+
+/**
+ * The page's reducer over a real event stream (scripted models through the real orchestrator): c votes
+ * for agent1.1, b's answer resets it, everyone converges on b. Replaying the log, feeding it twice, or
+ * catching up from the middle all give the same view.
+ */
+async function resetScenario(): Promise<RunEvent[]> {
+  const aAnswered = gateOn(answered('a'));
+  const bAnswered = gateOn(answered('b'));
+  const cVoted = gateOn((e) => e.type === 'vote.cast' && e.agentId === 'c');
+  const { recorder } = await runScenario(
+    {
+      a: [step.answer('A1'), lookupAfter(bAnswered), step.vote('agent2', 'B is better'), step.text('unused')],
+      b: [{ ...step.answer('B1'), waitFor: cVoted.wait }, step.vote('agent2'), step.text('Final **B**')],
+      c: [lookupAfter(aAnswered), step.vote('agent1', 'A is fine'), step.vote('agent2', 'B explains')],
+    },
+    { tools: true, onEvent: (e) => [aAnswered, bAnswered, cVoted].forEach((g) => g.check(e)) },
+  );
+  return recorder.events;
+}
+
+describe('the run view reducer', () => {
+  it('keeps each agent transcript by turn, strikes reset votes, and ends with the presented answer', async () => {
+    const events = await resetScenario();
+    const view = replay(events);
+    expect(view.run.winnerId).toBe('b');
+    expect(view.presentation).toBe('Final **B**');
+    expect(view.streams['c']?.turns.length).toBeGreaterThanOrEqual(2);
+    const cVotes = view.votes.filter((v) => v.voterId === 'c');
+    expect(cVotes[0]).toMatchObject({ label: 'agent1.1', counted: true, struck: 'reset' });
+    expect(cVotes.at(-1)).toMatchObject({ label: 'agent2.1', struck: null });
+    expect(
+      view.votes
+        .filter((v) => v.struck === null)
+        .map((v) => v.voterId)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
+    expect(view.timeline.some((t) => /agent2\.1 reset the votes of c/.test(t.text))).toBe(true);
+    expect(view.approvals).toEqual([]);
+    expect(view.lastSeq).toBe(events.at(-1)?.seq);
+  });
+
+  it('ignores events it has seen, so a reconnect that replays from any point never doubles anything', async () => {
+    const events = await resetScenario();
+    const whole = replay(events);
+    const cut = Math.floor(events.length / 2);
+    let view = replay(events.slice(0, cut));
+    // The socket drops; the catch-up overlaps what was already shown.
+    for (const event of events.slice(cut - 5)) view = reduceRunView(view, event);
+    expect(view).toEqual(whole);
+    expect(events.reduce(reduceRunView, whole)).toBe(whole);
+  });
+
+  it('tracks held tool calls until they are resolved', () => {
+    const base = { runId: 'r', ts: 0 };
+    let view = reduceRunView(initialRunView(), {
+      ...base,
+      seq: 0,
+      type: 'tool.approval.requested',
+      agentId: 'a',
+      callId: 'c1',
+      toolName: 'write_file',
+      arguments: { path: 'x' },
+    } as RunEvent);
+    expect(view.approvals).toEqual([
+      { agentId: 'a', callId: 'c1', toolName: 'write_file', arguments: '{"path":"x"}' },
+    ]);
+    view = reduceRunView(view, {
+      ...base,
+      seq: 1,
+      type: 'tool.approval.resolved',
+      agentId: 'a',
+      callId: 'c1',
+      toolName: 'write_file',
+      approved: false,
+    } as RunEvent);
+    expect(view.approvals).toEqual([]);
+    expect(view.timeline.map((t) => t.text)).toEqual(['write_file waits for approval', 'write_file denied']);
+  });
+});

@@ -1,0 +1,249 @@
+import type { RunEvent } from '../../src/types/events.js';
+import { initialRunState, reduceRunState, type RunState } from '../../src/types/run-state.js';
+
+/**
+ * What the web page shows of one run: the shared projection (`RunState`, the same truth as
+ * status.json and the terminal UI) plus what only a live view needs — streamed text per agent, tool
+ * calls, the vote graph with struck-out votes, the timeline. A pure reducer, so a logged run replays
+ * exactly as it happened.
+ */
+export interface ToolCallView {
+  callId: string;
+  toolName: string;
+  arguments: string;
+  result: string | null;
+  isError: boolean;
+  waitingApproval: boolean;
+}
+
+/** What an agent wrote and called in one turn. */
+export interface TurnView {
+  turn: number;
+  text: string;
+  reasoning: string;
+  tools: ToolCallView[];
+}
+
+/** An agent's whole transcript, one entry per turn; the last is the current one. */
+export interface AgentStream {
+  agentId: string;
+  turns: TurnView[];
+}
+
+/**
+ * Why a vote no longer counts: a new answer `reset` it, the voter `superseded` it with a later vote,
+ * or it was `stale` when cast (it named an answer the voter had not seen the latest of).
+ */
+export type StrikeReason = 'reset' | 'superseded' | 'stale';
+
+/** An edge of the vote graph; `struck` says why it no longer counts (null while it does). */
+export interface VoteEdge {
+  voterId: string;
+  targetId: string;
+  label: string;
+  reason: string;
+  counted: boolean;
+  struck: StrikeReason | null;
+}
+
+export interface TimelineItem {
+  seq: number;
+  ts: number;
+  agentId: string | null;
+  text: string;
+}
+
+export interface PendingApproval {
+  agentId: string;
+  callId: string;
+  toolName: string;
+  arguments: string;
+}
+
+export interface RunView {
+  run: RunState;
+  streams: Record<string, AgentStream>;
+  votes: VoteEdge[];
+  timeline: TimelineItem[];
+  approvals: PendingApproval[];
+  /** The final answer as it streams, then as presented. */
+  presentation: string;
+  lastSeq: number;
+}
+
+export const initialRunView = (): RunView => ({
+  run: initialRunState(),
+  streams: {},
+  votes: [],
+  timeline: [],
+  approvals: [],
+  presentation: '',
+  lastSeq: -1,
+});
+
+const stream = (agentId: string): AgentStream => ({ agentId, turns: [] });
+const emptyTurn = (turn: number): TurnView => ({ turn, text: '', reasoning: '', tools: [] });
+const args = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+function withStream(view: RunView, agentId: string, patch: (s: AgentStream) => AgentStream): RunView {
+  return {
+    ...view,
+    streams: { ...view.streams, [agentId]: patch(view.streams[agentId] ?? stream(agentId)) },
+  };
+}
+
+/** Patches the agent's current turn (opening one if a delta arrives before any turn started). */
+function withTurn(view: RunView, agentId: string, patch: (t: TurnView) => TurnView): RunView {
+  return withStream(view, agentId, (s) => {
+    const current = s.turns.at(-1) ?? emptyTurn(0);
+    return { ...s, turns: [...s.turns.slice(0, Math.max(0, s.turns.length - 1)), patch(current)] };
+  });
+}
+
+function note(view: RunView, event: RunEvent, text: string): RunView {
+  const agentId = 'agentId' in event ? event.agentId : null;
+  return { ...view, timeline: [...view.timeline, { seq: event.seq, ts: event.ts, agentId, text }] };
+}
+
+/** Applies one event; events at or below `lastSeq` are ignored, so a replayed catch-up never doubles. */
+export function reduceRunView(previous: RunView, event: RunEvent): RunView {
+  if (event.seq <= previous.lastSeq) return previous;
+  const view: RunView = { ...previous, run: reduceRunState(previous.run, event), lastSeq: event.seq };
+  switch (event.type) {
+    case 'run.started':
+      return note(
+        { ...view, streams: Object.fromEntries(event.agents.map((a) => [a.agentId, stream(a.agentId)])) },
+        event,
+        `run started with ${event.agents.length} agents`,
+      );
+    case 'run.warning':
+      return note(view, event, `warning: ${event.message}`);
+    case 'agent.turn.started':
+      return note(
+        withStream(view, event.agentId, (s) => ({ ...s, turns: [...s.turns, emptyTurn(event.turn)] })),
+        event,
+        `turn ${event.turn} started`,
+      );
+    case 'agent.text.delta':
+      if (event.phase === 'presentation') return { ...view, presentation: view.presentation + event.text };
+      return withTurn(view, event.agentId, (s) =>
+        event.kind === 'reasoning'
+          ? { ...s, reasoning: s.reasoning + event.text }
+          : { ...s, text: s.text + event.text },
+      );
+    case 'tool.call.started':
+      return withTurn(view, event.agentId, (s) => ({
+        ...s,
+        tools: [
+          ...s.tools,
+          {
+            callId: event.callId,
+            toolName: event.toolName,
+            arguments: args(event.arguments),
+            result: null,
+            isError: false,
+            waitingApproval: false,
+          },
+        ],
+      }));
+    case 'tool.call.finished':
+      return withTurn(view, event.agentId, (s) => ({
+        ...s,
+        tools: s.tools.map((t) =>
+          t.callId === event.callId
+            ? { ...t, result: event.result, isError: event.isError, waitingApproval: false }
+            : t,
+        ),
+      }));
+    case 'tool.approval.requested':
+      return note(
+        {
+          ...view,
+          approvals: [
+            ...view.approvals,
+            {
+              agentId: event.agentId,
+              callId: event.callId,
+              toolName: event.toolName,
+              arguments: args(event.arguments),
+            },
+          ],
+        },
+        event,
+        `${event.toolName} waits for approval`,
+      );
+    case 'tool.approval.resolved':
+      return note(
+        { ...view, approvals: view.approvals.filter((a) => a.callId !== event.callId) },
+        event,
+        `${event.toolName} ${event.approved ? 'approved' : 'denied'}`,
+      );
+    case 'answer.submitted':
+      return note(view, event, `new answer ${event.label}`);
+    case 'votes.reset':
+      return note(
+        {
+          ...view,
+          votes: view.votes.map((v) =>
+            event.clearedVoters.includes(v.voterId) && !v.struck ? { ...v, struck: 'reset' as const } : v,
+          ),
+        },
+        event,
+        `${event.causedBy} reset the votes of ${event.clearedVoters.join(', ') || 'nobody'}`,
+      );
+    case 'vote.cast':
+      return note(
+        {
+          ...view,
+          votes: [
+            // An agent holds one vote: its earlier one is superseded.
+            ...view.votes.map((v) =>
+              v.voterId === event.agentId && !v.struck && event.counted
+                ? { ...v, struck: 'superseded' as const }
+                : v,
+            ),
+            {
+              voterId: event.agentId,
+              targetId: event.targetAgentId,
+              label: event.targetLabel,
+              reason: event.reason,
+              counted: event.counted,
+              struck: event.counted ? null : ('stale' as const),
+            },
+          ],
+        },
+        event,
+        `voted for ${event.targetLabel}${event.counted ? '' : ' (stale, not counted)'}`,
+      );
+    case 'agent.turn.finished':
+      return event.outcome === 'failed'
+        ? note(view, event, `turn failed: ${event.error?.message ?? ''}`)
+        : view;
+    case 'agent.dropped':
+      return note(view, event, `dropped: ${event.reason}`);
+    case 'coordination.finished':
+      return note(
+        view,
+        event,
+        `coordination finished (${event.reason})${event.winnerId ? `: ${event.winnerId} wins` : ''}`,
+      );
+    case 'presentation.started':
+      return note({ ...view, presentation: '' }, event, 'presenting the final answer');
+    case 'presentation.finished':
+      return { ...view, presentation: event.content };
+    case 'orchestration.restarted':
+      return note(
+        { ...view, votes: [], presentation: '' },
+        event,
+        `attempt ${event.attempt}: ${event.instructions}`,
+      );
+    case 'run.finished':
+      return note({ ...view, approvals: [] }, event, `run ${event.status}`);
+    default:
+      return view;
+  }
+}
+
+/** Replays a whole event list. */
+export const replay = (events: readonly RunEvent[]): RunView =>
+  events.reduce(reduceRunView, initialRunView());
