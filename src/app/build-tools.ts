@@ -3,21 +3,33 @@ import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/i
 import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
-import { createCommandToolProvider } from '../tools/execute-command/index.js';
+import {
+  bwrapArgs,
+  createCommandToolProvider,
+  type ExecutionMode,
+  type SandboxLayout,
+} from '../tools/execute-command/index.js';
 import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
 import { createMcpToolProvider, type McpServerSettings } from '../tools/mcp/index.js';
 import { withPathGuard } from '../tools/path-arguments-guard.js';
 import type { CheckPath } from '../tools/permissions/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
 import { ConfigError } from '../types/errors.js';
-import type { ToolRegistry } from '../types/tool.js';
+import type { ToolContext, ToolRegistry } from '../types/tool.js';
 import { closestMatch } from '../util/closest-match.js';
 
-/** What an agent with a workspace works inside: its folder, the path policy, the environment for commands. */
+/**
+ * What an agent with a workspace works inside: its folder, the path policy of its file tools, the
+ * environment for commands, where `execute_command` runs (null: not offered), and what its OS sandbox
+ * shows in each phase (`bwrap` null where this machine has no sandbox).
+ */
 export interface AgentSandbox {
   workspace: string;
   checkPath: CheckPath;
   env: Readonly<Record<string, string | undefined>>;
+  commands: ExecutionMode | null;
+  layout: (phase: ToolContext['phase']) => SandboxLayout;
+  bwrap: string | null;
 }
 
 /** The tools an agent with a workspace always has; custom tools may not take their names. */
@@ -26,21 +38,50 @@ const BUILT_IN_NAMES = new Set([...FILESYSTEM_TOOLS.map((t) => t.name), 'execute
 /** Tools given in code (library callers), by agent id. */
 export type ToolsByAgent = Readonly<Record<string, readonly Tool[]>>;
 
-/** The MCP settings of one config entry, with `type` made explicit and `cwd` resolved. */
+/**
+ * The MCP settings of one config entry, with `type` made explicit and `cwd` resolved. A stdio server
+ * of an agent with a sandbox starts inside it (unless `sandbox: false`): the agent's view of the
+ * machine (but the real `/tmp`, read-only), plus the config's folder (where server scripts live)
+ * read-only and the package runners' caches writable, with network — servers are often API clients.
+ */
 function mcpSettings(
   server: AgentConfig['backend']['mcp_servers'][string],
   baseDir: string,
+  sandbox?: AgentSandbox,
 ): McpServerSettings {
   const type = mcpServerType(server);
   if (type === 'streamable-http') {
     return { type, url: server.url as string, headers: { ...server.headers } };
   }
+  const cwd = server.cwd === undefined ? undefined : path.resolve(baseDir, server.cwd);
+  const command = server.command as string;
+  const confined = sandbox?.bwrap && server.sandbox !== false;
+  const layout = sandbox?.layout('coordination');
+  const home = sandbox?.env.HOME;
   return {
     type,
-    command: server.command as string,
-    args: [...server.args],
-    env: { ...server.env },
-    ...(server.cwd === undefined ? {} : { cwd: path.resolve(baseDir, server.cwd) }),
+    ...(confined && layout
+      ? {
+          command: sandbox.bwrap!,
+          args: [
+            ...bwrapArgs({
+              ...layout,
+              readOnly: [...layout.readOnly, baseDir, ...(cwd ? [cwd] : [])],
+              writable: home ? [path.join(home, '.npm'), path.join(home, '.cache')] : [],
+              network: true,
+              chdir: cwd ?? sandbox.workspace,
+              privateTmp: false,
+            }),
+            command,
+            ...server.args,
+          ],
+        }
+      : { command, args: [...server.args] }),
+    env: {
+      ...(confined ? { TMPDIR: path.join(sandbox!.workspace, '.tmp') } : {}),
+      ...server.env,
+    },
+    ...(cwd === undefined ? {} : { cwd }),
   };
 }
 
@@ -133,25 +174,26 @@ export function buildToolRegistry(
     providers.push(
       createFilesystemToolProvider({ checkPath: sandbox.checkPath, workspace: sandbox.workspace }),
     );
-    if (backend.enable_code_execution === true) {
+    if (sandbox.commands !== null) {
       providers.push(
         createCommandToolProvider({
           workspace: sandbox.workspace,
-          checkPath: sandbox.checkPath,
           timeoutMs: backend.command_timeout_seconds * 1000,
           maxOutputChars: backend.max_tool_result_chars,
           env: Object.fromEntries(
             Object.entries(sandbox.env).filter((e): e is [string, string] => e[1] !== undefined),
           ),
-          mode: backend.execution_mode,
+          mode: sandbox.commands,
           docker: { ...backend.docker },
+          ...(sandbox.bwrap ? { sandbox: { bwrap: sandbox.bwrap, layout: sandbox.layout } } : {}),
+          maxFileSizeBytes: backend.command_max_file_size_mb * 1024 * 1024,
         }),
       );
     }
   }
   if (customTools.length > 0) providers.push(customToolProvider(customTools));
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
-    const provider = createMcpToolProvider(name, mcpSettings(server, baseDir));
+    const provider = createMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.
     providers.push(sandbox ? withPathGuard(provider, sandbox.checkPath) : provider);
   }

@@ -6,6 +6,7 @@ export { massgenVersion, runtimeVersions } from './versions.js';
 export { validateConfig, type ValidationReport } from './validate.js';
 export { backendTypes, inferBackend } from '../backends/index.js';
 export { listBackends, anyApiKeySet, knownKeyEnvs, type BackendListing } from './list-backends.js';
+export { describeSandbox } from './sandboxes.js';
 export {
   loadDotEnv,
   singleAgentConfig,

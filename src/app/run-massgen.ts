@@ -4,7 +4,7 @@ import { Orchestrator, type AgentSpec, type HistoryTurn } from '../coordination/
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
 import { CancelledError } from '../types/errors.js';
 import type { DownloadProgress } from '../types/backend.js';
-import type { RunEvent } from '../types/events.js';
+import type { RunEvent, RunWarning } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
@@ -116,6 +116,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   }
   let agents = options.agents;
   let workspaces: RunWorkspaces | null = null;
+  let warnings: RunWarning[] = [];
   if (!agents) {
     const custom = await loadAgentCustomTools(config, baseDir, options.tools);
     const prepared = await prepareSandboxes(config, env, {
@@ -124,6 +125,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       previousWorkspace: options.previousWorkspace ?? null,
     });
     workspaces = prepared.workspaces;
+    warnings = prepared.warnings;
     agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes });
   }
   const overrides =
@@ -139,6 +141,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
     ...(workspaces ? { workspaces } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
     scrubber,
   });
 

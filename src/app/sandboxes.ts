@@ -1,42 +1,153 @@
-import { dockerAvailable } from '../tools/execute-command/index.js';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
+import {
+  dockerAvailable,
+  homeLayout,
+  sandboxSupport,
+  type ExecutionMode,
+  type SandboxLayout,
+} from '../tools/execute-command/index.js';
 import { createPathChecker } from '../tools/permissions/index.js';
-import type { MassGenConfig } from '../config/index.js';
+import type { ToolContext } from '../types/tool.js';
 import { ConfigError } from '../types/errors.js';
+import type { RunWarning } from '../types/events.js';
 import type { ContextPathInfo, RunWorkspaces } from '../workspace/index.js';
 import type { AgentSandbox } from './build-tools.js';
 import { prepareWorkspaces } from './build-workspaces.js';
 import type { Env } from './build-agents.js';
 
+/** Where an agent's commands run, once the config and this machine have been asked. */
+export type CommandPlan = { mode: ExecutionMode } | { mode: null; warning: RunWarning };
+
+/**
+ * `execution_mode` against this machine: `sandbox` (or unset) needs bubblewrap that works; unset
+ * without one drops `execute_command` with a warning, explicit `sandbox` is a config error naming what
+ * to install; `local` runs unconfined, loudly.
+ */
+export function planCommands(agent: AgentConfig, index: number, env: Env): CommandPlan {
+  const mode = agent.backend.execution_mode ?? 'sandbox';
+  const key = `agents[${index}].backend.execution_mode`;
+  if (mode !== 'sandbox') return { mode };
+  const support = sandboxSupport(env.PATH);
+  if (support.ok) return { mode };
+  if (agent.backend.execution_mode === 'sandbox') {
+    throw new ConfigError(`${key}: sandbox, but ${support.reason}`, { path: key, hint: support.hint });
+  }
+  return {
+    mode: null,
+    warning: {
+      code: 'no_sandbox',
+      key,
+      message: `${agent.id} has no execute_command: ${support.reason}. To enable it, ${support.hint}.`,
+    },
+  };
+}
+
+/** The sandbox `execute_command` gets on this machine, for `--validate` and `--list-backends`. */
+export function describeSandbox(env: Env): string {
+  const support = sandboxSupport(env.PATH);
+  return support.ok
+    ? `✔ bubblewrap (${support.bwrap}): commands run with the machine read-only, only the workspace writable, home hidden, no network`
+    : `✖ none: ${support.reason} — ${support.hint}`;
+}
+
+/** Real path where it exists (bubblewrap mounts real paths), else as given. */
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * What one agent's sandbox shows in each phase: the machine read-only, the home and the project's
+ * `.massgen` hidden (other agents' live workspaces and the logs would bypass visibility rules), then
+ * granted again: its peers' snapshots, `read` context paths and the previous turn's result read-only,
+ * `write` context paths writable only while presenting, protected paths never.
+ */
+export function sandboxLayout(options: {
+  workspace: string;
+  peersDir: string | null;
+  massgenDir: string;
+  contextPaths: readonly ContextPathInfo[];
+  previousWorkspace: string | null;
+  hiddenPaths: readonly string[];
+  network: boolean;
+  env: Env;
+}): (phase: ToolContext['phase']) => SandboxLayout {
+  const home = homeLayout(options.env);
+  const hidden = [...home.hidden, real(options.massgenDir), ...options.hiddenPaths.map(real)];
+  const protectedPaths = options.contextPaths.flatMap((c) => c.protectedPaths);
+  const always = [
+    ...home.readOnly,
+    ...(options.peersDir ? [options.peersDir] : []),
+    ...(options.previousWorkspace ? [real(options.previousWorkspace)] : []),
+  ];
+  return (phase) => {
+    const writable = options.contextPaths
+      .filter((c) => c.permission === 'write' && phase === 'presentation')
+      .map((c) => c.path);
+    const readOnly = options.contextPaths.filter((c) => !writable.includes(c.path)).map((c) => c.path);
+    return {
+      workspace: options.workspace,
+      readOnly: [...always, ...readOnly, ...protectedPaths],
+      writable,
+      hidden,
+      network: options.network,
+    };
+  };
+}
+
 /**
  * Everything agents with a workspace need before the run starts (their config already checked by
  * `checkWorkspaceConfig`): the folders (created now), one path policy per agent (its workspace, its
- * peers' snapshots, the context paths, the previous turn's result), and — for
- * `execution_mode: docker` — a working Docker engine, else a config error.
+ * peers' snapshots, the context paths, the previous turn's result), where its commands run — an OS
+ * sandbox by default, checked here so a missing one is a config error or a warning before anything
+ * starts — and, for `execution_mode: docker`, a working Docker engine.
  */
 export async function prepareSandboxes(
   config: MassGenConfig,
   env: Env,
   options: { projectDir: string; contextPaths: readonly ContextPathInfo[]; previousWorkspace: string | null },
-): Promise<{ workspaces: RunWorkspaces | null; sandboxes: Map<string, AgentSandbox> }> {
+): Promise<{
+  workspaces: RunWorkspaces | null;
+  sandboxes: Map<string, AgentSandbox>;
+  warnings: RunWarning[];
+}> {
   const sandboxes = new Map<string, AgentSandbox>();
-  const docker = config.agents.findIndex(
-    (a) => a.backend.execution_mode === 'docker' && a.backend.enable_code_execution === true,
-  );
+  const warnings: RunWarning[] = [];
+  const plans = new Map<string, CommandPlan>();
   // Every check comes before any folder is created (or emptied).
-  if (docker !== -1) {
-    const available = await dockerAvailable(env);
-    if (!available.ok) {
-      throw new ConfigError(
-        `agents[${docker}].backend.execution_mode: docker, but no Docker engine is available here: ${available.reason}`,
-        {
-          path: `agents[${docker}].backend.execution_mode`,
-          hint: 'start Docker, or use execution_mode: local',
-        },
-      );
+  for (const [index, agent] of config.agents.entries()) {
+    if (agent.backend.cwd === undefined || agent.backend.enable_code_execution !== true) continue;
+    const plan = planCommands(agent, index, env);
+    plans.set(agent.id, plan);
+    if (plan.mode === null) warnings.push(plan.warning);
+    if (plan.mode === 'local') {
+      warnings.push({
+        code: 'unsandboxed',
+        key: `agents[${index}].backend.execution_mode`,
+        message: `${agent.id} runs execute_command unsandboxed (execution_mode: local): its commands can read and change anything your user can.`,
+      });
+    }
+    if (plan.mode === 'docker') {
+      const available = await dockerAvailable(env);
+      if (!available.ok) {
+        throw new ConfigError(
+          `agents[${index}].backend.execution_mode: docker, but no Docker engine is available here: ${available.reason}`,
+          {
+            path: `agents[${index}].backend.execution_mode`,
+            hint: 'start Docker, or use execution_mode: sandbox',
+          },
+        );
+      }
     }
   }
   const workspaces = await prepareWorkspaces(config, options);
-  if (!workspaces) return { workspaces, sandboxes };
+  if (!workspaces) return { workspaces, sandboxes, warnings };
+  const massgenDir = path.join(options.projectDir, '.massgen');
   for (const agent of config.agents) {
     const workspace = workspaces.workspaceOf(agent.id);
     if (workspace === null) continue;
@@ -46,7 +157,35 @@ export async function prepareSandboxes(
       contextPaths: workspaces.contextPaths,
       readOnly: workspaces.previousWorkspace ? [workspaces.previousWorkspace] : [],
     });
-    sandboxes.set(agent.id, { workspace, checkPath, env });
+    const layout = sandboxLayout({
+      workspace,
+      peersDir: workspaces.peersDirOf(agent.id),
+      massgenDir,
+      contextPaths: workspaces.contextPaths,
+      previousWorkspace: workspaces.previousWorkspace,
+      hiddenPaths: agent.backend.sandbox.hidden_paths.map((p) => path.resolve(options.projectDir, p)),
+      network: agent.backend.sandbox.network,
+      env,
+    });
+    const support = sandboxSupport(env.PATH);
+    const stdioServers = Object.entries(agent.backend.mcp_servers).filter(
+      ([, server]) => mcpServerType(server) === 'stdio' && server.sandbox !== false,
+    );
+    if (!support.ok && stdioServers.length > 0) {
+      warnings.push({
+        code: 'mcp_unsandboxed',
+        key: `agents[${config.agents.indexOf(agent)}].backend.mcp_servers`,
+        message: `${agent.id}'s MCP servers (${stdioServers.map(([name]) => name).join(', ')}) run unsandboxed: ${support.reason}.`,
+      });
+    }
+    sandboxes.set(agent.id, {
+      workspace,
+      checkPath,
+      env,
+      commands: plans.get(agent.id)?.mode ?? null,
+      layout,
+      bwrap: support.ok ? support.bwrap : null,
+    });
   }
-  return { workspaces, sandboxes };
+  return { workspaces, sandboxes, warnings };
 }

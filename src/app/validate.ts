@@ -9,6 +9,7 @@ import {
 import { ConfigError } from '../types/errors.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
+import { describeSandbox, planCommands } from './sandboxes.js';
 
 export interface ValidationReport {
   file: string;
@@ -17,6 +18,8 @@ export interface ValidationReport {
   /** Problems that do not make the file invalid but will stop a run here (e.g. an unset API key). */
   warnings: ConfigDiagnostic[];
   agents: { id: string; backend: string; model: string }[];
+  /** The sandbox execute_command gets on this machine, in a sentence; null when no agent runs commands. */
+  sandbox: string | null;
 }
 
 /**
@@ -42,6 +45,7 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     errors: [...result.diagnostics],
     warnings,
     agents: [],
+    sandbox: null,
   };
   if (!result.config) return report;
   const config: MassGenConfig = result.config;
@@ -68,6 +72,26 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     ...(error.hint ? { hint: error.hint } : {}),
   });
   report.errors.push(...workspaceProblems(config).map(asDiagnostic));
+  // Where commands will run is a fact of this machine, not of the file: warnings.
+  config.agents.forEach((agent, index) => {
+    if (agent.backend.cwd === undefined || agent.backend.enable_code_execution !== true) return;
+    report.sandbox = describeSandbox(env);
+    try {
+      const plan = planCommands(agent, index, env);
+      if (plan.mode === null) {
+        report.warnings.push({ path: plan.warning.key ?? '', message: plan.warning.message });
+      } else if (plan.mode === 'local') {
+        report.warnings.push({
+          path: `agents[${index}].backend.execution_mode`,
+          message: `${agent.id} runs execute_command unsandboxed (execution_mode: local)`,
+          hint: 'use execution_mode: sandbox (the default) or docker to confine its commands',
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      report.warnings.push(asDiagnostic(error));
+    }
+  });
   try {
     resolveContextPaths(config, path.dirname(report.file));
   } catch (error) {

@@ -10,7 +10,12 @@ const FEATURES: [keyof BackendListing['capabilities'], string][] = [
 ];
 
 /** Prints `--list-backends`: one block per backend type (JSON with `--json`). Never prints a key. */
-export function printBackendList(write: Write, backends: readonly BackendListing[], json: boolean): void {
+export function printBackendList(
+  write: Write,
+  backends: readonly BackendListing[],
+  json: boolean,
+  sandbox?: string,
+): void {
   if (json) {
     write(`${JSON.stringify(backends, null, 2)}\n`);
     return;
@@ -35,4 +40,5 @@ export function printBackendList(write: Write, backends: readonly BackendListing
     }
     write('\n');
   }
+  if (sandbox !== undefined) write(`sandbox for execute_command: ${sandbox}\n`);
 }

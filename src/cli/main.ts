@@ -16,6 +16,7 @@ import {
   shouldRunWizard,
   formatDiagnostics,
   inferBackend,
+  describeSandbox,
   listBackends,
   localDefaultConfig,
   prepareRun,
@@ -216,7 +217,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   if (options.listBackends) {
-    printBackendList(io.stdout, listBackends(userEnv()), options.json);
+    printBackendList(io.stdout, listBackends(userEnv()), options.json, describeSandbox(userEnv()));
     return ExitCode.success;
   }
 

@@ -17,4 +17,5 @@ export function printValidationReport(write: Write, report: ValidationReport, js
     );
   }
   if (report.warnings.length > 0) write(`warnings:\n${formatDiagnostics(report.warnings, report.file)}\n`);
+  if (report.sandbox !== null) write(`sandbox for execute_command: ${report.sandbox}\n`);
 }

@@ -5,8 +5,9 @@ import { ConfigValidationError } from './diagnostics.js';
 import { parseConfig } from './parse-config.js';
 
 const TOOL_DEFAULTS = {
-  execution_mode: 'local',
   command_timeout_seconds: 120,
+  command_max_file_size_mb: 1024,
+  sandbox: { network: false, hidden_paths: [] },
   docker: { image: 'debian:bookworm-slim', memory: '2g', cpus: 2, network: false },
   mcp_servers: {},
   custom_tools: [],

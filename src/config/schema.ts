@@ -39,6 +39,11 @@ export const McpServerConfigSchema = z
     args: z.array(z.string()).default(() => []),
     env: stringMap.default(() => ({})),
     cwd: z.string().min(1).optional(),
+    /**
+     * A stdio server started by an agent with a workspace runs in that agent's OS sandbox (network
+     * on); `false` starts it unconfined.
+     */
+    sandbox: z.boolean().optional(),
     url: z.url({ protocol: /^https?$/ }).optional(),
     headers: stringMap.default(() => ({})),
   })
@@ -153,9 +158,23 @@ export const BackendConfigSchema = z.strictObject({
    * `enable_code_execution` the `execute_command` tool, both confined to it.
    */
   cwd: z.string().min(1).optional(),
-  /** Where `execute_command` runs: on this machine, or in a per-agent Docker container. */
-  execution_mode: z.enum(['local', 'docker']).default('local'),
+  /**
+   * Where `execute_command` runs: `sandbox` (an OS sandbox — bubblewrap on Linux — the default where
+   * available), `docker` (a per-agent container) or `local` (unconfined, with a warning). Unset: the
+   * sandbox where available, else no `execute_command` (the run says why).
+   */
+  execution_mode: z.enum(['sandbox', 'local', 'docker']).optional(),
   command_timeout_seconds: z.number().positive().default(120),
+  /** The largest file a command may write, in MiB (RLIMIT_FSIZE); a bigger write stops the command. */
+  command_max_file_size_mb: z.number().positive().default(1024),
+  sandbox: z
+    .strictObject({
+      /** Network access inside the sandbox (off by default: only a private loopback). */
+      network: z.boolean().default(false),
+      /** Folders hidden inside the sandbox besides the user's home. */
+      hidden_paths: z.array(z.string().min(1)).default(() => []),
+    })
+    .prefault({}),
   docker: z
     .strictObject({
       image: z.string().min(1).default('debian:bookworm-slim'),

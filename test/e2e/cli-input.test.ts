@@ -183,8 +183,9 @@ describe('--list-backends', () => {
     expect(result.stdout).not.toContain(secret);
     const types = result.stdout
       .split('\n')
-      .filter((l) => /^\S/.test(l))
+      .filter((l) => /^\S/.test(l) && !l.startsWith('sandbox for execute_command: '))
       .map((l) => l.split(/\s+/)[0]);
+    expect(result.stdout).toMatch(/\nsandbox for execute_command: (✔ bubblewrap \(\/\S+\): .+|✖ none: .+ — .+)\n$/);
     expect(types).toEqual([
       'openai',
       'claude',

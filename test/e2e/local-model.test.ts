@@ -111,7 +111,7 @@ describe.skipIf(!hasTiny)(
           env,
           timeoutMs: 120_000,
         });
-        expect(second.code).toBe(0);
+        expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
         expect(requests).toHaveLength(1);
       } finally {
         await new Promise((resolve) => hub.close(resolve));

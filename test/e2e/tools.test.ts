@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../../src/testing/fake-openai-server.js';
 import type { FakeRequestView } from '../../src/testing/fake-server/dialect.js';
+import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import type { RunEvent } from '../../src/types/events.js';
 import {
   REPO_ROOT,
@@ -84,6 +85,7 @@ function toolHandler(options: {
 }
 
 const eventsOf = (cwd: string) => readEvents(onlyLogDir(cwd));
+const sandbox = sandboxSupport();
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
   events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
@@ -125,6 +127,48 @@ describe('MCP tools through the CLI', () => {
     ).toEqual(['a', 'b']);
     expect(processesWith(cwd)).toEqual([]);
   });
+
+  it.skipIf(!sandbox.ok)(
+    `a stdio server of an agent with a workspace runs in its OS sandbox; sandbox: false opts out${sandbox.ok ? '' : ` — skipped: ${sandbox.reason}`}`,
+    async () => {
+      const cwd = makeWorkdir();
+      const outside = path.join(cwd, 'outside');
+      fs.mkdirSync(outside);
+      fake.server.setHandler(
+        toolHandler({
+          plan: (id) => [{ name: `mcp__${id === 'a' ? 'jailed' : 'free'}__probe`, arguments: {} }],
+          answer: (id) => `${id} probed`,
+        }),
+      );
+      const probe = (tag: string, extra: Record<string, unknown> = {}) => ({
+        command: process.execPath,
+        args: [FIXTURE, '--tag', `${cwd}-${tag}`, '--probe', outside],
+        ...extra,
+      });
+      writeConfig(cwd, {
+        agents: [
+          agentEntry('a', fake.server.url, {
+            system_message: persona('a'),
+            backend: { cwd: 'ws_a', mcp_servers: { jailed: probe('a') } },
+          }),
+          agentEntry('b', fake.server.url, {
+            system_message: persona('b'),
+            backend: { cwd: 'ws_b', mcp_servers: { free: probe('b', { sandbox: false }) } },
+          }),
+        ],
+      });
+      const result = await runCli(['--config', 'config.yaml', '--no-display', 'Probe'], {
+        cwd,
+        timeoutMs: 60_000,
+      });
+      expect(result.code).toBe(0);
+      const results = Object.fromEntries(
+        ofType(eventsOf(cwd), 'tool.call.finished').map((e) => [e.toolName, e.result]),
+      );
+      expect(results).toEqual({ mcp__jailed__probe: 'refused: EROFS', mcp__free__probe: 'wrote' });
+      expect(processesWith(cwd)).toEqual([]);
+    },
+  );
 
   it('allowed_tools and exclude_tools change what each model is offered', async () => {
     const cwd = makeWorkdir();

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../../src/testing/fake-openai-server.js';
 import type { FakeRequestView } from '../../src/testing/fake-server/dialect.js';
 import { createSessionRunner } from '../../src/app/sessions.js';
+import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import type { RunEvent } from '../../src/types/events.js';
 import {
   agentEntry,
@@ -210,56 +211,64 @@ describe('workspaces through the CLI', () => {
   });
 });
 
+const sandbox = sandboxSupport();
+
 describe('code execution through the CLI', () => {
-  it('runs commands in the workspace with a scrubbed environment and refuses escapes', async () => {
-    const cwd = makeWorkdir();
-    const commands = ['echo built > out.txt && cat out.txt', 'env', 'cd /; touch escaped.txt', 'sleep 30'];
-    const counter = new Map<string, number>();
-    fake.server.setHandler((body) => {
-      const id = agentOf(body) ?? '?';
-      if (!toolNames(body).includes('new_answer')) return { text: `final by ${id}` };
-      if (votableIds(body).includes('agent1')) {
-        return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'ran it' } }] };
-      }
-      if (id === 'b') return { toolCalls: [{ name: 'list_directory', arguments: {} }] };
-      const n = counter.get(id) ?? 0;
-      counter.set(id, n + 1);
-      const command = commands[n];
-      return command
-        ? { toolCalls: [{ name: 'execute_command', arguments: { command, timeout_seconds: 1 } }] }
-        : { toolCalls: [{ name: 'new_answer', arguments: { content: 'built out.txt' } }] };
-    });
-    writeConfig(cwd, {
-      agents: [
-        agentEntry('a', fake.server.url, {
-          system_message: persona('a'),
-          backend: { cwd: 'ws_a', enable_code_execution: true },
-        }),
-        agentEntry('b', fake.server.url, { system_message: persona('b'), backend: { cwd: 'ws_b' } }),
-      ],
-    });
-    const result = await runCli(['--config', 'config.yaml', '--no-display', 'Build'], {
-      cwd,
-      env: { MASSGEN_DEMO_API_KEY: 'sk-should-never-leak' },
-      timeoutMs: 60_000,
-    });
-    expect(result.code).toBe(0);
-    const calls = finishedCalls(readEvents(onlyLogDir(cwd)), 'a').filter(
-      (e) => e.toolName === 'execute_command',
-    );
-    expect(calls.map((c) => c.isError)).toEqual([false, false, true, true]);
-    expect(calls[0]?.result).toContain('built');
-    expect(fs.readFileSync(path.join(cwd, '.massgen/workspaces/ws_a/out.txt'), 'utf8')).toBe('built\n');
-    expect(calls[1]?.result).not.toContain('sk-should-never-leak');
-    expect(calls[1]?.result).toContain(`HOME=${fs.realpathSync(path.join(cwd, '.massgen/workspaces/ws_a'))}`);
-    expect(calls[2]?.result).toMatch(/Command not run/);
-    expect(fs.existsSync('/escaped.txt')).toBe(false);
-    expect(calls[3]?.result).toMatch(/killed after 1s timeout/);
-    // b has a workspace but no code execution: it was never offered the tool.
-    const bRequest = fake.server.requests.find((r) => r.body && agentOf(r.body) === 'b');
-    expect(toolNames(bRequest?.body ?? {})).not.toContain('execute_command');
-    expect(toolNames(bRequest?.body ?? {})).toContain('read_file');
-  });
+  it.skipIf(!sandbox.ok)(
+    `runs commands in the OS sandbox of the workspace with a scrubbed environment${sandbox.ok ? '' : ` — skipped: ${sandbox.reason}`}`,
+    async () => {
+      const cwd = makeWorkdir();
+      const commands = ['echo built > out.txt && cat out.txt', 'env', 'cd /; touch escaped.txt', 'sleep 30'];
+      const counter = new Map<string, number>();
+      fake.server.setHandler((body) => {
+        const id = agentOf(body) ?? '?';
+        if (!toolNames(body).includes('new_answer')) return { text: `final by ${id}` };
+        if (votableIds(body).includes('agent1')) {
+          return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'ran it' } }] };
+        }
+        if (id === 'b') return { toolCalls: [{ name: 'list_directory', arguments: {} }] };
+        const n = counter.get(id) ?? 0;
+        counter.set(id, n + 1);
+        const command = commands[n];
+        return command
+          ? { toolCalls: [{ name: 'execute_command', arguments: { command, timeout_seconds: 1 } }] }
+          : { toolCalls: [{ name: 'new_answer', arguments: { content: 'built out.txt' } }] };
+      });
+      writeConfig(cwd, {
+        agents: [
+          agentEntry('a', fake.server.url, {
+            system_message: persona('a'),
+            backend: { cwd: 'ws_a', enable_code_execution: true },
+          }),
+          agentEntry('b', fake.server.url, { system_message: persona('b'), backend: { cwd: 'ws_b' } }),
+        ],
+      });
+      const result = await runCli(['--config', 'config.yaml', '--no-display', 'Build'], {
+        cwd,
+        env: { MASSGEN_DEMO_API_KEY: 'sk-should-never-leak' },
+        timeoutMs: 60_000,
+      });
+      expect(result.code).toBe(0);
+      const calls = finishedCalls(readEvents(onlyLogDir(cwd)), 'a').filter(
+        (e) => e.toolName === 'execute_command',
+      );
+      expect(calls.map((c) => c.isError)).toEqual([false, false, false, true]);
+      expect(calls[0]?.result).toMatch(/^exit code 0 \(sandbox\)/);
+      expect(calls[0]?.result).toContain('built');
+      expect(fs.readFileSync(path.join(cwd, '.massgen/workspaces/ws_a/out.txt'), 'utf8')).toBe('built\n');
+      expect(calls[1]?.result).not.toContain('sk-should-never-leak');
+      expect(calls[1]?.result).toContain(
+        `HOME=${fs.realpathSync(path.join(cwd, '.massgen/workspaces/ws_a'))}`,
+      );
+      expect(calls[2]?.result).toMatch(/^exit code 1 \(sandbox\)\n[\s\S]*Read-only file system/);
+      expect(fs.existsSync('/escaped.txt')).toBe(false);
+      expect(calls[3]?.result).toMatch(/killed after 1s timeout/);
+      // b has a workspace but no code execution: it was never offered the tool.
+      const bRequest = fake.server.requests.find((r) => r.body && agentOf(r.body) === 'b');
+      expect(toolNames(bRequest?.body ?? {})).not.toContain('execute_command');
+      expect(toolNames(bRequest?.body ?? {})).toContain('read_file');
+    },
+  );
 });
 
 describe('workspaces across the turns of a session', () => {

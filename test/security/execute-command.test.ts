@@ -1,18 +1,25 @@
 /**
- * Attacks on `execute_command`, run with real bash on real temporary folders. Every attack must be
- * refused before it runs (a tool error saying why) or contained while it runs, and the fixture tree
- * outside the workspace must be byte-for-byte unchanged afterwards. Runaway commands must be killed
- * promptly with everything they started, and huge output must neither block nor fill memory.
+ * Attacks on `execute_command`, run with real bash on real temporary folders. In the OS sandbox
+ * (real bubblewrap) every escape must be stopped by the kernel while it runs — not guessed at before —
+ * and the fixture tree outside the workspace must be byte-for-byte unchanged afterwards. Runaway
+ * commands must be killed promptly with everything they started, and huge output must neither block
+ * nor fill memory.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandToolProvider } from '../../src/tools/execute-command/index.js';
+import {
+  createCommandToolProvider,
+  homeLayout,
+  sandboxSupport,
+  type SandboxLayout,
+} from '../../src/tools/execute-command/index.js';
 import { treeChecksum } from '../../src/tools/filesystem/filesystem.test-support.js';
-import { createPathChecker } from '../../src/tools/permissions/check-path.js';
 import type { ToolProvider } from '../../src/tools/tool-provider.js';
 import type { ToolContext, ToolResult } from '../../src/types/tool.js';
 
@@ -21,7 +28,14 @@ let ws: string;
 let fixture: string;
 let baseline: string;
 let rootListing: string[];
+let fakeHome: string;
+let writeContext: string;
 let provider: ToolProvider;
+let sandboxed: ToolProvider | null = null;
+let server: Server;
+let serverUrl: string;
+const support = sandboxSupport();
+const hasCompiler = spawnSync('sh', ['-c', 'command -v cc']).status === 0;
 const SLASH_NAMES = ['x', 'f', 'escape.txt', 'b', 'out', 'link'];
 const slashBefore = SLASH_NAMES.filter((name) => existsSync(path.join('/', name)));
 
@@ -35,6 +49,50 @@ function run(
   signal?: AbortSignal,
 ): Promise<ToolResult> {
   return provider.call('execute_command', { command, ...extra }, context(signal));
+}
+
+/** Runs `command` in the sandbox (in `phase`, through `through` when given). */
+function jailed(
+  command: string,
+  phase: ToolContext['phase'] = 'coordination',
+  through: ToolProvider | null = sandboxed,
+): Promise<ToolResult> {
+  return through!.call('execute_command', { command }, { ...context(), phase });
+}
+
+/** The sandbox the app builds for an agent: the fixture is a `read` context path, `writeContext` a `write` one. */
+function layout(phase: ToolContext['phase'], network = false): SandboxLayout {
+  const home = homeLayout();
+  const writable = phase === 'presentation' ? [writeContext] : [];
+  return {
+    workspace: ws,
+    readOnly: [
+      ...home.readOnly,
+      fixture,
+      ...(writable.length ? [] : [writeContext]),
+      path.join(writeContext, 'protected'),
+    ],
+    writable,
+    hidden: [...home.hidden, fakeHome],
+    network,
+  };
+}
+
+function sandboxProvider(network = false): ToolProvider {
+  if (!support.ok) throw new Error(support.reason);
+  return createCommandToolProvider({
+    workspace: ws,
+    timeoutMs: 20_000,
+    maxOutputChars: 5_000,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      HOME: fakeHome,
+      FAKE_API_KEY: 'sk-fake-123',
+    },
+    mode: 'sandbox',
+    sandbox: { bwrap: support.bwrap, layout: (phase) => layout(phase, network) },
+  });
 }
 
 /** Processes (not zombies) whose command line contains `marker`. */
@@ -57,11 +115,19 @@ beforeAll(async () => {
   await writeFile(path.join(ws, 'secret'), 'workspace data\n');
   // Planted earlier (say, by a previous command): a link from the workspace into the fixture.
   await symlink(fixture, path.join(ws, 'planted'));
+  fakeHome = path.join(root, 'home');
+  await mkdir(path.join(fakeHome, '.ssh'), { recursive: true });
+  await writeFile(path.join(fakeHome, '.ssh', 'id_rsa'), '-----BEGIN FAKE KEY-----\n');
+  writeContext = path.join(fixture, 'project');
+  await mkdir(path.join(writeContext, 'protected'), { recursive: true });
+  await writeFile(path.join(writeContext, 'protected', 'keep.txt'), 'keep\n');
+  server = createServer((_req, res) => res.end('reached the host'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   baseline = await treeChecksum(fixture);
   rootListing = (await readdir(root)).sort();
   provider = createCommandToolProvider({
     workspace: ws,
-    checkPath: createPathChecker({ workspace: ws, peerSnapshots: null, contextPaths: [], readOnly: [] }),
     timeoutMs: 10_000,
     maxOutputChars: 5_000,
     env: {
@@ -74,9 +140,12 @@ beforeAll(async () => {
     },
     mode: 'local',
   });
+  if (support.ok) sandboxed = sandboxProvider();
 });
 
-afterEach(async () => {
+afterEach(async (test) => {
+  // The presenter's write into the write context path is the one change allowed (and undone there).
+  if (test.task.name.includes('writable for the presenter')) return;
   expect(await treeChecksum(fixture)).toBe(baseline);
   expect((await readdir(root)).sort()).toEqual(rootListing);
   // What the attacks would create at the filesystem root.
@@ -85,60 +154,145 @@ afterEach(async () => {
 
 afterAll(async () => {
   await provider.close();
+  await sandboxed?.close();
+  server.close();
   await rm(root, { recursive: true, force: true });
 });
 
-describe('execute_command refuses attacks before running them', () => {
-  const attacks: [string, () => string, RegExp][] = [
-    ['cd to the root, then write', () => 'cd /; touch x', /changes directory to "\/"/],
-    ['cd out of the workspace, then write', () => 'cd ..; echo > f', /changes directory to "\.\."/],
-    ['redirect outside', () => 'echo hi > ../escape.txt', /writes to "\.\.\/escape\.txt"/],
-    ['read outside inside $(…)', () => 'echo $(cat /etc/hostname) > out', /reads "\/etc\/hostname"/],
-    ['delete inside $(…)', () => `echo $(rm -rf ${fixture}) > out`, /deletes/],
-    ['delete inside backticks', () => `echo \`rm -rf ${fixture}\``, /deletes/],
-    ['read through backticks', () => `cat \`echo ${fixture}/secret.txt\``, /reads/],
-    ['bash -c with a delete', () => `bash -c "rm -rf ${fixture}"`, /deletes/],
-    ['eval with a delete', () => `eval "rm -rf ${fixture}/nested"`, /deletes/],
-    ['rm -rf /', () => 'rm -rf /', /rm -rf \/ and its variants are never run/],
-    ['sudo', () => 'sudo ls', /"sudo" runs commands as another user/],
-    ['copy into the fixture', () => `cp secret ${fixture}/x`, /writes to/],
+const skipReason = support.ok ? '' : ` — skipped: ${support.reason} (${support.hint})`;
+
+describe.skipIf(!support.ok)(`execute_command in the OS sandbox${skipReason}`, () => {
+  const escapes: [string, () => string][] = [
+    ['python3 -c writes outside', () => `python3 -c "open('${fixture}/x', 'w').write('pwned')"`],
+    ['node -e writes outside', () => `node -e "require('fs').writeFileSync('${fixture}/x', 'pwned')"`],
+    ['a symlink made by ln -s, then written through', () => `ln -s ${fixture} link; echo pwned > link/f`],
+    ['a planted link written through', () => 'echo pwned > planted/f'],
     [
-      'link to the fixture, then write through the link',
-      () => `ln -s ${fixture} link; echo > link/f`,
-      /links to/,
+      'a symlink made by git checkout-index, then written through',
+      () =>
+        `git init -q . && git update-index --add --cacheinfo 120000,$(printf '${fixture}/secret.txt' | git hash-object -w --stdin),pw && git checkout-index pw && echo pwned > pw`,
     ],
-    ['write through a planted link', () => 'echo pwned > planted/f', /resolves to/],
-    ['delete through a planted link', () => 'rm -rf planted/', /deletes "planted\/"/],
-    ['brace expansion out of the workspace', () => 'touch {a,../b}', /writes to/],
-    ['a path built from $HOME', () => 'echo x > $HOME/../escape.txt', /writes to/],
-    ['a path only known at run time', () => `d=$(echo ${fixture}); rm -rf "$d"`, /./],
-    ['a script piped into a shell', () => `echo "rm -rf ${fixture}" | bash`, /pipes text into a shell/],
-    ['find -delete outside', () => `find ${fixture} -delete`, /deletes files under/],
-    ['xargs feeding rm', () => `echo ${fixture} | xargs rm -rf`, /xargs reads from its input/],
-    ['a fork bomb', () => ':(){ :|:& };:', /fork bomb/],
+    ['rm -rf of a read-only folder', () => `rm -rf ${fixture}`],
+    ['a delete hidden in $(…)', () => `echo $(rm -rf ${fixture}/nested) > out`],
+    ['a script piped into a shell', () => `echo "echo pwned > ${fixture}/secret.txt" | bash`],
+    ['find -delete', () => `find ${fixture} -delete`],
+    ...(hasCompiler
+      ? ([
+          [
+            'a compiled program',
+            () =>
+              `printf '#include <stdio.h>\\nint main(){if(!fopen("${fixture}/x","w")){perror("fopen");return 1;}return 0;}' > c.c && cc c.c -o c && ./c`,
+          ],
+        ] as [string, () => string][])
+      : []),
   ];
 
-  it.each(attacks)('%s', async (_name, command, reason) => {
-    const result = await run(command());
-    expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/^Command not run: /);
-    expect(result.content).toMatch(reason);
-    expect(existsSync(path.join(ws, 'link'))).toBe(false);
-    expect(existsSync(path.join(ws, 'out'))).toBe(false);
+  it.each(escapes)('%s: the kernel refuses, nothing changes outside', async (_name, command) => {
+    const result = await jailed(command());
+    expect(result.content).toMatch(/^exit code \d+ \(sandbox\)\n/);
+    expect(result.content).toMatch(/Read-only file system|EROFS/);
+    expect(existsSync(path.join(fixture, 'x'))).toBe(false);
+    await rm(path.join(ws, 'link'), { force: true });
+    await rm(path.join(ws, '.git'), { recursive: true, force: true });
+    await rm(path.join(ws, 'pw'), { force: true });
+  });
+
+  it("sh -c 'cd ..; …' writes only into the sandbox's private view, never the real folder", async () => {
+    const result = await jailed(
+      "sh -c 'cd ..; echo pwned > escape.txt; cd /tmp && echo pwned > escape.txt; ls'",
+    );
+    expect(result.content).toMatch(/^exit code 0 \(sandbox\)/);
+    expect(existsSync(path.join(root, 'escape.txt'))).toBe(false);
+    expect(existsSync(path.join(tmpdir(), 'escape.txt'))).toBe(false);
+  });
+
+  it('cannot read a secret outside, the fake ~/.ssh/id_rsa or anything else in the home folder', async () => {
+    await writeFile(path.join(root, 'outside-secret.txt'), 'top secret\n');
+    const result = await jailed(
+      `cat ${root}/outside-secret.txt; cat ${fakeHome}/.ssh/id_rsa; cat ~/.ssh/id_rsa; ls -A ${fakeHome}`,
+    );
+    expect(result.content).not.toMatch(/top secret|BEGIN FAKE KEY|^\.ssh$/m);
+    expect(result.content).toMatch(/No such file or directory/);
+    await rm(path.join(root, 'outside-secret.txt'));
+    // The environment is scrubbed as in every mode.
+    expect((await jailed('env')).content).not.toContain('sk-fake-123');
+  });
+
+  it('reaches a loopback server on the host only when network is on', async () => {
+    const fetchCommand = `node -e "fetch('${serverUrl}').then(r => r.text()).then(console.log, e => { console.log('unreachable', e.cause?.code ?? e.message); process.exit(7); })"`;
+    const offline = await jailed(fetchCommand);
+    expect(offline.content).toMatch(/^exit code 7 \(sandbox\)\nunreachable/);
+    expect(offline.content).not.toContain('reached the host');
+    const online = sandboxProvider(true);
+    expect((await jailed(fetchCommand, 'coordination', online)).content).toBe(
+      'exit code 0 (sandbox)\nreached the host\n',
+    );
+    await online.close();
+  });
+
+  it('does ordinary work: python writes in the workspace, npm test runs a project copied in', async () => {
+    expect(await jailed(`python3 -c "open('made.txt', 'w').write('ok')" && cat made.txt`)).toEqual({
+      content: 'exit code 0 (sandbox)\nok',
+    });
+    await mkdir(path.join(ws, 'project'), { recursive: true });
+    await writeFile(
+      path.join(ws, 'project', 'package.json'),
+      JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'node test.js' } }),
+    );
+    await writeFile(
+      path.join(ws, 'project', 'test.js'),
+      "require('fs').writeFileSync('result.txt', 'passed'); console.log('1 passed');\n",
+    );
+    const npm = await jailed('cd project && npm test --silent --no-update-notifier');
+    expect(npm.content).toBe('exit code 0 (sandbox)\n1 passed\n');
+    expect(await readFile(path.join(ws, 'project', 'result.txt'), 'utf8')).toBe('passed');
+  });
+
+  it('keeps a write context path read-only during coordination; it is writable for the presenter, its protected path never', async () => {
+    const target = path.join(writeContext, 'out.txt');
+    const coordinating = await jailed(`echo draft > ${target}`);
+    expect(coordinating.content).toMatch(/^exit code 1 \(sandbox\)\n.*Read-only file system/);
+    expect(coordinating.content).toMatch(/\[This command runs in a sandbox: only .* is writable/);
+    expect(existsSync(target)).toBe(false);
+    const presenting = await jailed(`echo final > ${target} && cat ${target}`, 'presentation');
+    expect(presenting).toEqual({ content: 'exit code 0 (sandbox)\nfinal\n' });
+    const shielded = await jailed(`echo pwned > ${writeContext}/protected/keep.txt`, 'presentation');
+    expect(shielded.content).toMatch(/Read-only file system/);
+    expect(await readFile(path.join(writeContext, 'protected', 'keep.txt'), 'utf8')).toBe('keep\n');
+    await rm(target);
+    expect(await treeChecksum(fixture)).toBe(baseline);
+  });
+
+  it('ends background children, even ones that started their own session, with the command', async () => {
+    const result = await jailed(
+      `sleep 1000.9191 & (sleep 1000.9292 &); setsid sleep 1000.9393 & nohup sleep 1000.9494 >/dev/null 2>&1 & echo started`,
+    );
+    expect(result).toEqual({ content: 'exit code 0 (sandbox)\nstarted\n' });
+    expect(living('1000.9')).toEqual([]);
+  });
+
+  it('still refuses the deny-listed commands, with a friendly reason', async () => {
+    for (const command of ['rm -rf /', 'rm -fr ~', 'sudo ls', ':(){ :|:& };:', 'mkfs.ext4 /dev/sda1']) {
+      const result = await jailed(command);
+      expect(result.isError, command).toBe(true);
+      expect(result.content).toMatch(/^Command not run: /);
+    }
   });
 });
 
 describe('execute_command contains what runs', () => {
   it('runs ordinary commands in the workspace', async () => {
-    expect(await run('echo hi > note.txt && cat note.txt')).toEqual({ content: 'exit code 0\nhi\n' });
+    expect(await run('echo hi > note.txt && cat note.txt')).toEqual({ content: 'exit code 0 (local)\nhi\n' });
     expect(await readFile(path.join(ws, 'note.txt'), 'utf8')).toBe('hi\n');
     expect(await run('cd sub && pwd && cd .. && ls note.txt')).toEqual({
-      content: `exit code 0\n${ws}/sub\nnote.txt\n`,
+      content: `exit code 0 (local)\n${ws}/sub\nnote.txt\n`,
     });
   });
 
   it('shows a non-zero exit code and the output, without calling it a tool error', async () => {
-    expect(await run('echo out; echo oops >&2; exit 3')).toEqual({ content: 'exit code 3\nout\noops\n' });
+    expect(await run('echo out; echo oops >&2; exit 3')).toEqual({
+      content: 'exit code 3 (local)\nout\noops\n',
+    });
   });
 
   it('scrubs the environment: no secrets, HOME and TMPDIR in the workspace', async () => {
@@ -168,7 +322,7 @@ describe('execute_command contains what runs', () => {
   it('stops background processes when the command ends, even ones that left the process group', async () => {
     const started = Date.now();
     const result = await run('sleep 1000.5151 & (sleep 1000.5252 &) ; echo started');
-    expect(result).toEqual({ content: 'exit code 0\nstarted\n' });
+    expect(result).toEqual({ content: 'exit code 0 (local)\nstarted\n' });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(living('1000.5')).toEqual([]);
 
@@ -176,7 +330,7 @@ describe('execute_command contains what runs', () => {
     const escaped = await run(
       `set -m; sleep 1000.6161 & perl -MPOSIX -e 'setsid(); sleep 1000' 6262 & echo gone`,
     );
-    expect(escaped.content).toBe('exit code 0\ngone\n');
+    expect(escaped.content).toBe('exit code 0 (local)\ngone\n');
     expect(living('1000.6161')).toEqual([]);
     expect(living('6262')).toEqual([]);
   });
@@ -193,7 +347,7 @@ describe('execute_command contains what runs', () => {
     clearInterval(sampler);
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(result.isError).toBeUndefined();
-    expect(result.content).toMatch(/^exit code 0\naaaa/);
+    expect(result.content).toMatch(/^exit code 0 \(local\)\naaaa/);
     expect(result.content).toMatch(/\[output truncated: \d+ of 100000000 bytes shown\]$/);
     expect(result.content.length).toBeLessThanOrEqual(5_000);
     // The whole output would be 100 MB (200 MB as a JavaScript string).
@@ -203,7 +357,6 @@ describe('execute_command contains what runs', () => {
   it('lets a call lower the time limit, never raise it', async () => {
     const strict = createCommandToolProvider({
       workspace: ws,
-      checkPath: async (requested) => ({ allowed: true, realPath: requested }),
       timeoutMs: 1_000,
       env: { PATH: '/usr/bin:/bin' },
       mode: 'local',
@@ -216,7 +369,9 @@ describe('execute_command contains what runs', () => {
     );
     expect(raised.content).toMatch(/^killed after 1s timeout/);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect((await run('sleep 0.2 && echo done', { timeout_seconds: 5 })).content).toBe('exit code 0\ndone\n');
+    expect((await run('sleep 0.2 && echo done', { timeout_seconds: 5 })).content).toBe(
+      'exit code 0 (local)\ndone\n',
+    );
     await strict.close();
   });
 
@@ -232,7 +387,6 @@ describe('execute_command contains what runs', () => {
 
     const closing = createCommandToolProvider({
       workspace: ws,
-      checkPath: async (requested) => ({ allowed: true, realPath: requested }),
       env: { PATH: '/usr/bin:/bin' },
       mode: 'local',
     });

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { ToolError } from '../../types/errors.js';
 import type { ToolDefinition } from '../../types/messages.js';
 import type { ToolContext, ToolResult } from '../../types/tool.js';
-import type { CheckPath } from '../permissions/path-policy.js';
 import type { ToolProvider } from '../tool-provider.js';
-import { analyseCommand } from './command-policy.js';
+import { guardCommand } from './command-guard.js';
 import {
   CONTAINER_WORKSPACE,
   dockerKill,
@@ -17,25 +16,38 @@ import {
   hostUser,
 } from './docker.js';
 import { runProcess, type RunResult } from './run-process.js';
+import { bwrapArgs, type SandboxLayout } from './sandbox.js';
 import { dockerClientEnv, scrubEnv } from './scrub-env.js';
 
 export const EXECUTE_COMMAND_TOOL = 'execute_command';
+
+/** Where `execute_command` runs. */
+export type ExecutionMode = 'sandbox' | 'local' | 'docker';
+
+/** 1 GiB. */
+export const DEFAULT_MAX_FILE_SIZE_BYTES = 1024 ** 3;
 
 /** Options of {@link createCommandToolProvider}. */
 export interface CommandToolOptions {
   /** The agent's workspace (absolute, real path): where commands start, and their HOME. */
   workspace: string;
-  /** The agent's path policy; every path a command names is checked against it before it runs. */
-  checkPath: CheckPath;
   /** Longest a command may run (`command_timeout_seconds`); a call's `timeout_seconds` may only lower it. Default 120 s. */
   timeoutMs?: number;
   /** Longest output returned (start and end kept, the middle cut with a note). Default 20,000. */
   maxOutputChars?: number;
   /** The caller's environment. Commands get a scrubbed copy: PATH, LANG, LC_*, TERM, TZ, no secrets. */
   env: Readonly<Record<string, string | undefined>>;
-  mode: 'local' | 'docker';
+  /**
+   * `sandbox`: in an OS sandbox (bubblewrap) where only the workspace is writable; `docker`: in a
+   * throwaway container; `local`: directly on this machine, unconfined.
+   */
+  mode: ExecutionMode;
   /** Required in docker mode. */
   docker?: DockerSettings;
+  /** Required in sandbox mode: the bwrap binary and what a command may see in each phase. */
+  sandbox?: { bwrap: string; layout: (phase: ToolContext['phase']) => SandboxLayout };
+  /** The largest file a command may write (RLIMIT_FSIZE), in bytes. Default 1 GiB. */
+  maxFileSizeBytes?: number;
   /** Local mode: the shell that runs commands (`<shell> -c <command>`). Default /bin/bash, else sh. */
   shell?: string;
 }
@@ -80,17 +92,28 @@ export function formatSeconds(ms: number): string {
 }
 
 /**
- * The `execute_command` tool: runs a shell command in the agent's workspace, locally (own process
- * group, scrubbed environment) or in a throwaway Docker container. Every command is checked first
- * (see `analyseCommand`): destructive commands and paths outside what the agent may use are refused
- * without running anything.
+ * The `execute_command` tool: runs a shell command in the agent's workspace — in an OS sandbox
+ * (bubblewrap: the machine read-only, the workspace writable, home hidden, no network), in a
+ * throwaway Docker container, or (`local`) unconfined. Each runs in its own process group with a
+ * scrubbed environment and a file-size limit; everything it starts is stopped when it ends. The
+ * boundary is the OS or the container: a short deny-list only turns a few never-wanted commands
+ * (`rm -rf /`, `sudo`, fork bombs) into a friendly refusal.
  */
 export function createCommandToolProvider(options: CommandToolOptions): ToolProvider {
-  const { workspace, checkPath, mode } = options;
+  const { workspace, mode } = options;
   if (!path.isAbsolute(workspace))
     throw new Error(`The workspace must be an absolute path, not ${workspace}.`);
   if (mode === 'docker' && options.docker === undefined)
     throw new Error('Docker mode needs docker settings.');
+  if (mode === 'sandbox' && options.sandbox === undefined)
+    throw new Error('Sandbox mode needs the sandbox settings.');
+  const maxFileSize = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
+  const prlimit = findExecutable('prlimit', options.env.PATH);
+  /** Runs `file args` under the file-size limit (util-linux `prlimit`, where there is one). */
+  const limited = (file: string, args: string[]): { file: string; args: string[] } =>
+    prlimit === null
+      ? { file, args }
+      : { file: prlimit, args: [`--fsize=${maxFileSize}`, '--', file, ...args] };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new Error(`timeoutMs must be positive, not ${timeoutMs}.`);
   const maxOutputChars = Math.max(100, options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
@@ -101,7 +124,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
 
   const definition: ToolDefinition = {
     name: EXECUTE_COMMAND_TOOL,
-    description: describe({ workspace, timeoutMs, outputChars, mode, docker }),
+    description: describe({ workspace, timeoutMs, outputChars, mode, docker, sandbox: options.sandbox }),
     parameters: {
       type: 'object',
       properties: {
@@ -119,12 +142,15 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
       required: ['command'],
       additionalProperties: false,
     },
-    // In a container without network a command can touch only the mounted workspace; on this machine
-    // it could reach the network, so planning mode defers it.
+    // Sandboxed or in a container without network, a command can touch only the workspace; on this
+    // machine it could reach anything, so planning mode defers it.
     annotations: {
       readOnly: false,
       destructive: true,
-      ...(mode === 'docker' && docker?.network !== true ? { confined: true } : {}),
+      ...((mode === 'docker' && docker?.network !== true) ||
+      (mode === 'sandbox' && options.sandbox?.layout('coordination').network === false)
+        ? { confined: true }
+        : {}),
     },
   };
 
@@ -136,13 +162,20 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     env: Record<string, string>,
     limitMs: number,
     signal: AbortSignal,
+    phase: ToolContext['phase'],
   ): Promise<RunResult> => {
-    if (mode === 'local') {
+    if (mode === 'local' || mode === 'sandbox') {
       const id = randomUUID();
       const marker = `${MARKER_VARIABLE}=${id}`;
+      // In the sandbox the command is pid 1's child in a pid namespace of its own: when it ends, the
+      // kernel ends everything it started. The marker still finds strays in local mode.
+      const inner = [shell, '-c', command];
+      const program =
+        mode === 'sandbox'
+          ? limited(options.sandbox!.bwrap, [...bwrapArgs(options.sandbox!.layout(phase)), ...inner])
+          : limited(shell, ['-c', command]);
       return runProcess({
-        file: shell,
-        args: ['-c', command],
+        ...program,
         cwd: workspace,
         env: { ...env, [MARKER_VARIABLE]: id },
         timeoutMs: limitMs,
@@ -160,7 +193,15 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
       if (commandEnv[key] !== undefined) containerEnv[key] = commandEnv[key];
     return runProcess({
       file: binary,
-      args: dockerRunArgs({ command, workspace, docker: docker!, name, user: hostUser(), env: containerEnv }),
+      args: dockerRunArgs({
+        command,
+        workspace,
+        docker: docker!,
+        name,
+        user: hostUser(),
+        env: containerEnv,
+        maxFileSizeBytes: maxFileSize,
+      }),
       cwd: workspace,
       env: clientEnv,
       timeoutMs: limitMs,
@@ -195,14 +236,8 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
           ? Math.min(timeoutMs, requested * 1000)
           : timeoutMs;
 
-      const env = mode === 'local' ? { ...commandEnv, TMPDIR: await tmpFolder(workspace) } : commandEnv;
-      const verdict = await analyseCommand(command, {
-        workspace,
-        checkPath,
-        phase: context.phase,
-        env,
-        ...(mode === 'docker' ? { containerWorkspace: CONTAINER_WORKSPACE } : {}),
-      });
+      const env = mode === 'docker' ? commandEnv : { ...commandEnv, TMPDIR: await tmpFolder(workspace) };
+      const verdict = guardCommand(command);
       if (!verdict.allowed) return { content: verdict.reason, isError: true };
       if (context.signal.aborted)
         return { content: 'Command not run: the call was cancelled.', isError: true };
@@ -210,7 +245,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
       const controller = new AbortController();
       const forward = (): void => controller.abort(context.signal.reason);
       context.signal.addEventListener('abort', forward, { once: true });
-      const done = run(command, env, limitMs, controller.signal);
+      const done = run(command, env, limitMs, controller.signal, context.phase);
       const entry = { controller, done: done.catch(() => {}) };
       running.add(entry);
       let result: RunResult;
@@ -220,7 +255,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
         running.delete(entry);
         context.signal.removeEventListener('abort', forward);
       }
-      return formatResult(result, limitMs);
+      return formatResult(result, { limitMs, maxFileSize, mode, hint: sandboxHint(options, context.phase) });
     },
     async close(): Promise<void> {
       closed = true;
@@ -235,23 +270,43 @@ function describe(options: {
   workspace: string;
   timeoutMs: number;
   outputChars: number;
-  mode: 'local' | 'docker';
+  mode: ExecutionMode;
   docker: DockerSettings | undefined;
+  sandbox: CommandToolOptions['sandbox'];
 }): string {
   const limit = formatSeconds(options.timeoutMs);
+  const network = options.sandbox?.layout('coordination').network;
   const where =
     options.mode === 'docker'
       ? `in a fresh Docker container (${options.docker?.image ?? 'image'}) where your workspace is ${CONTAINER_WORKSPACE}${options.docker?.network ? '' : '; network access is off'}`
-      : `on this machine in your workspace (${options.workspace})`;
+      : options.mode === 'sandbox'
+        ? `in a sandbox on this machine, in your workspace (${options.workspace}): only the workspace is writable, the rest of the machine is read-only, the user's home folder is hidden${network ? '' : ' and network access is off'}`
+        : `on this machine in your workspace (${options.workspace})`;
   return [
     `Run a shell command ${where}. It starts in the workspace, which is also HOME; relative paths are relative to it.`,
     `Returns the exit code and the output (stdout and stderr together); output beyond ${options.outputChars} characters is truncated (start and end kept).`,
     `The command is killed after ${limit} (timeout_seconds can lower this); anything it leaves running in the background is stopped when it ends; stdin is empty, so do not start interactive programs.`,
-    'Commands are checked before they run: paths outside your workspace and the folders you were given, destructive commands (rm -rf /, sudo, mkfs, shutdown…), and commands whose paths are only known at run time are refused with the reason.',
+    'A few commands are refused outright (rm -rf /, sudo, fork bombs, formatting disks).',
   ].join(' ');
 }
 
-function formatResult(result: RunResult, limitMs: number): ToolResult {
+/** What a sandboxed command that failed on a read-only or missing path should be told. */
+function sandboxHint(options: CommandToolOptions, phase: ToolContext['phase']): string | null {
+  if (options.mode !== 'sandbox' || !options.sandbox) return null;
+  const layout = options.sandbox.layout(phase);
+  const writable = [options.workspace, ...layout.writable].join(', ');
+  return `[This command runs in a sandbox: only ${writable} ${layout.writable.length > 0 ? 'are' : 'is'} writable, the rest of the machine is read-only, the home folder is hidden${layout.network ? '' : ' and there is no network'}.]`;
+}
+
+/** Output that shows the sandbox got in the way (so the hint is worth its tokens). */
+const SANDBOX_SYMPTOM =
+  /Read-only file system|Permission denied|Network is unreachable|Could not resolve host|Temporary failure in name resolution|No such file or directory/;
+
+function formatResult(
+  result: RunResult,
+  options: { limitMs: number; maxFileSize: number; mode: ExecutionMode; hint: string | null },
+): ToolResult {
+  const { limitMs } = options;
   const output = result.output === '' ? '(no output)' : result.output;
   if (
     result.startError !== null &&
@@ -271,9 +326,24 @@ function formatResult(result: RunResult, limitMs: number): ToolResult {
   if (result.aborted) {
     return { content: `cancelled after ${formatSeconds(result.durationMs)}\n${output}`, isError: true };
   }
-  const status =
+  if (result.signal === 'SIGXFSZ' || /File size limit exceeded/.test(result.output)) {
+    return {
+      content: `stopped: the command tried to write a file larger than the ${formatBytes(options.maxFileSize)} limit (command_max_file_size_mb)\n${output}`,
+      isError: true,
+    };
+  }
+  // The mode is on the status line, so events, logs and the model all see where the command ran.
+  const status = `${
     result.exitCode !== null
       ? `exit code ${result.exitCode}`
-      : `killed by signal ${result.signal ?? 'unknown'}`;
-  return { content: `${status}\n${output}` };
+      : `killed by signal ${result.signal ?? 'unknown'}`
+  } (${options.mode})`;
+  const failed = result.exitCode !== 0 && options.hint !== null && SANDBOX_SYMPTOM.test(result.output);
+  return { content: `${status}\n${output}${failed ? `\n${options.hint}` : ''}` };
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
+  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MiB`;
+  return `${bytes} bytes`;
 }

@@ -43,6 +43,8 @@ export interface DockerRunOptions {
   user: { uid: number; gid: number } | null;
   /** Variables for the command inside the container. */
   env?: Readonly<Record<string, string>>;
+  /** The largest file the command may write (`--ulimit fsize`), in bytes. */
+  maxFileSizeBytes?: number;
 }
 
 /** Limits applied to every container besides the configured memory and CPUs. */
@@ -65,6 +67,7 @@ export function dockerRunArgs(options: DockerRunOptions): string[] {
   if (docker.memory !== undefined) args.push('--memory', docker.memory);
   if (docker.cpus !== undefined) args.push('--cpus', String(docker.cpus));
   args.push('--pids-limit', String(PIDS_LIMIT), '--security-opt', 'no-new-privileges', '--cap-drop', 'ALL');
+  if (options.maxFileSizeBytes !== undefined) args.push('--ulimit', `fsize=${options.maxFileSizeBytes}`);
   args.push('-v', `${options.workspace}:${CONTAINER_WORKSPACE}`, '-w', CONTAINER_WORKSPACE);
   if (options.user !== null) args.push('--user', `${options.user.uid}:${options.user.gid}`);
   const env = { HOME: CONTAINER_WORKSPACE, ...options.env };

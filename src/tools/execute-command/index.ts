@@ -1,9 +1,11 @@
 export {
   createCommandToolProvider,
+  DEFAULT_MAX_FILE_SIZE_BYTES,
   EXECUTE_COMMAND_TOOL,
   type CommandToolOptions,
+  type ExecutionMode,
 } from './command-tool-provider.js';
-export { analyseCommand, type CommandPolicyOptions, type CommandVerdict } from './command-policy.js';
+export { guardCommand, type CommandVerdict } from './command-guard.js';
 export {
   CONTAINER_WORKSPACE,
   dockerAvailable,
@@ -11,4 +13,5 @@ export {
   type DockerRunOptions,
   type DockerSettings,
 } from './docker.js';
+export { bwrapArgs, homeLayout, sandboxSupport, type SandboxLayout, type SandboxSupport } from './sandbox.js';
 export { scrubEnv } from './scrub-env.js';

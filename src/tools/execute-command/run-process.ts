@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { trackProcessTree } from '../../util/child-reaper.js';
 import { OutputCapture } from './output-capture.js';
 import { stopProcessGroup } from './process-group.js';
 
@@ -76,6 +77,8 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
     return failed(started, error);
   }
   const pid = child.pid;
+  // If massgen itself ends abruptly (a second Ctrl-C, a crash), the tree is killed at exit.
+  const untrack = pid === undefined ? () => {} : trackProcessTree(pid, marker);
   for (const stream of [child.stdout, child.stderr]) {
     stream?.on('data', (chunk: Buffer) => capture.push(chunk));
     stream?.on('error', () => {});
@@ -117,6 +120,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
   // Background jobs (`cmd &`) must not outlive the call, whether it ended by itself or not.
   if (pid !== undefined) await stopProcessGroup(pid, marker);
   await stopping;
+  untrack();
   await whenClosed(child, PIPE_CLOSE_WAIT_MS);
 
   if ('error' in end) {
