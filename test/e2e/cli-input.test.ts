@@ -185,7 +185,9 @@ describe('--list-backends', () => {
       .split('\n')
       .filter((l) => /^\S/.test(l) && !l.startsWith('sandbox for execute_command: '))
       .map((l) => l.split(/\s+/)[0]);
-    expect(result.stdout).toMatch(/\nsandbox for execute_command: (✔ bubblewrap \(\/\S+\): .+|✖ none: .+ — .+)\n$/);
+    expect(result.stdout).toMatch(
+      /\nsandbox for execute_command: (✔ bubblewrap \(\/\S+\): .+|✖ none: .+ — .+)\n$/,
+    );
     expect(types).toEqual([
       'openai',
       'claude',
