@@ -18,6 +18,7 @@ import type {
   Token,
   LlamaModel,
 } from 'node-llama-cpp';
+import { parsePartialJson } from 'ai';
 import { TokenBias } from 'node-llama-cpp';
 import type { LocalModelSettings } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
@@ -375,7 +376,7 @@ async function generateToolCall(
       },
     });
     outputTokens += generated;
-    const parsed = parseToolCall(response.response, names);
+    const parsed = await parseCutToolCall(response, names);
     if (typeof parsed === 'string') break;
     const tool = tools.find((t) => t.name === parsed.toolName);
     parsed.input = repairArguments(tool?.inputSchema, parsed.input);
@@ -400,6 +401,22 @@ async function generateToolCall(
     finishReason: finishReason(response, response?.metadata.stopReason === 'maxTokens' ? 'length' : 'other'),
     usage: usage(run.prompt, outputTokens),
   });
+}
+
+/**
+ * The tool call in `response`. One cut off by the token budget inside a string (a long vote `reason`)
+ * is closed and kept: the grammar guarantees everything before the cut was valid, and the arguments
+ * are validated afterwards like any other call, so a cut name or id still fails.
+ */
+export async function parseCutToolCall(
+  response: LlamaCompletionResponse,
+  names: readonly string[],
+): Promise<ReturnType<typeof parseToolCall>> {
+  const parsed = parseToolCall(response.response, names);
+  if (typeof parsed !== 'string' || response.metadata.stopReason !== 'maxTokens') return parsed;
+  const repaired = await parsePartialJson(response.response);
+  if (repaired.state !== 'repaired-parse') return parsed;
+  return parseToolCall(JSON.stringify(repaired.value), names);
 }
 
 /**
