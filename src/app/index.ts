@@ -37,3 +37,13 @@ export {
   type FileEntry,
   type FilePreview,
 } from './browse-files.js';
+export { configChoices, type ConfigChoice } from './config-choices.js';
+export {
+  conversationToRun,
+  streamChatRun,
+  totalUsage,
+  ConversationError,
+  type ChatMessage,
+  type ChatRunPart,
+} from './chat-run.js';
+export { createPlainDisplay, type PlainDisplayOptions } from './plain-display.js';

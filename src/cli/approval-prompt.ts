@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import type { PreparedRun } from '../app/index.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { oneLine, truncate } from '../util/text.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 
 /** Why every request is denied when nobody can answer (also given to the model with the denial). */
 export const NO_APPROVER_REASON =

@@ -1,7 +1,7 @@
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { oneLine, truncate } from '../util/text.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 
 /**
  * The `--automation` view: quiet, one `KEY: value` per line, for scripts and coding agents.

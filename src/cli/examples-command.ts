@@ -1,5 +1,5 @@
 import { EXAMPLE_PREFIX, exampleForCopy, listExamples, type ExampleInfo } from '../app/setup-wizard/index.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 
 const WIDTH = 100;
 

@@ -1,5 +1,5 @@
 import type { BackendListing } from '../app/index.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 
 const FEATURES: [keyof BackendListing['capabilities'], string][] = [
   ['tools', 'tools'],

@@ -29,7 +29,7 @@ import {
 } from '../app/index.js';
 import { CancelledError, ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
 import { printAutomationFooter } from './automation-display.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
 import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
@@ -154,6 +154,46 @@ async function firstRun(options: CliOptions, io: CliIo, env: Env, home: string):
   return (await runSetupWizard(wizardIo)).configPath;
 }
 
+/** A commander parse error as one line on stderr; --help and --version are not errors. */
+function commanderExit(io: CliIo, error: CommanderError): number {
+  if (error.exitCode === 0) return ExitCode.success;
+  // One line: commander puts its "(Did you mean --model?)" suggestion on a line of its own.
+  io.stderr(`massgen: error: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
+  return ExitCode.config;
+}
+
+/** Resolves once the process is asked to stop (Ctrl-C, SIGTERM, SIGHUP). */
+function stoppedBy(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** `massgen serve …`: the OpenAI-compatible server. */
+async function serveCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const { parseServeArgs, runServeCommand } = await import('./serve-command.js');
+  let options;
+  try {
+    options = parseServeArgs(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return commanderExit(io, error);
+    printError(io, error, false);
+    return ExitCode.config;
+  }
+  const env = loadUserEnv({ cwd: io.cwd, env: io.env, home: io.home ?? os.homedir() });
+  const scrubber = runScrubber(null, env);
+  return runServeCommand(options, {
+    cwd: io.cwd,
+    env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stopped: stoppedBy(io.signal),
+    scrub: (text) => scrubber.text(text),
+  });
+}
+
 /** Runs the CLI and returns the process exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   // Bare `massgen` opens a session when a project or user config exists (e.g. after --setup).
@@ -164,16 +204,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     );
     return ExitCode.config;
   }
+  if (argv[0] === 'serve') return serveCli(argv.slice(1), io);
   let options: CliOptions;
   try {
     options = parseCli(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.exitCode === 0) return ExitCode.success; // --help, --version
-      // One line: commander puts its "(Did you mean --model?)" suggestion on a line of its own.
-      io.stderr(`massgen: error: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`);
-      return ExitCode.config;
-    }
+    if (error instanceof CommanderError) return commanderExit(io, error);
     printError(io, error, false);
     return ExitCode.config;
   }
@@ -238,18 +274,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   if (options.web) {
     const { runWebCommand } = await import('./web-command.js');
-    const signal = io.signal;
     return runWebCommand({
       cwd: io.cwd,
       env: userEnv(),
       open: options.open,
       stdout: io.stdout,
       stderr: io.stderr,
-      stopped: new Promise((resolve) => {
-        if (!signal) return;
-        if (signal.aborted) resolve();
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      }),
+      stopped: stoppedBy(io.signal),
       ...(options.config ? { config: options.config } : {}),
       ...(options.host ? { host: options.host } : {}),
       ...(options.port === undefined ? {} : { port: options.port }),

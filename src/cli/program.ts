@@ -61,6 +61,7 @@ Examples:
   $ massgen --list-examples
   $ massgen --example basic/three_agents > team.yaml
   $ massgen --web [--config team.yaml] [--port 8000] [--open]   # the web UI in your browser
+  $ massgen serve --config team.yaml [--port 4000]   # OpenAI-compatible API (massgen serve --help)
 
 Without --config: ./.massgen/config.yaml, then ~/.config/massgen/config.yaml (massgen --setup),
 else two agents on a local model. Keys: environment, then ./.env, then ~/.config/massgen/.env.

@@ -4,7 +4,7 @@ import type { RunEvent } from '../types/events.js';
 import { isLiveViewSupported, startLiveView } from '../tui/index.js';
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
-import { createPlainDisplay, type Write } from './plain-display.js';
+import { createPlainDisplay, type Write } from '../app/plain-display.js';
 
 /** How one run is shown: events in, then `finish()` once the stream has ended. */
 export interface RunView {

@@ -1,6 +1,6 @@
 import type { ValidationReport } from '../app/index.js';
 import { formatDiagnostics } from '../app/index.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 
 /** Prints a `--validate` report as text or JSON. */
 export function printValidationReport(write: Write, report: ValidationReport, json: boolean): void {

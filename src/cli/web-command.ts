@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Env } from '../app/index.js';
 import { describeError } from '../types/errors.js';
-import type { Write } from './plain-display.js';
+import type { Write } from '../app/plain-display.js';
 
 /** What `massgen --web` needs from the command line. */
 export interface WebCommandOptions {

@@ -8,7 +8,7 @@ import type {
   SessionTurnSummary,
 } from '../../app/sessions.js';
 import { oneLine, truncate } from '../../util/text.js';
-import { formatUsd } from '../plain-display.js';
+import { formatUsd } from '../../app/plain-display.js';
 
 /** Every interactive command, for `/help`. */
 export const HELP_TEXT = `Commands:

@@ -1,6 +1,6 @@
 import { ConfigValidationError, formatDiagnostics } from '../../app/index.js';
 import { describeError, MassGenError } from '../../types/errors.js';
-import type { Write } from '../plain-display.js';
+import type { Write } from '../../app/plain-display.js';
 
 /** One `massgen: error:` line, the config diagnostics if several, and the hint (stack with `debug`). */
 export function printError(stderr: Write, error: unknown, debug = false): void {

@@ -6,7 +6,7 @@ import {
   type SessionRunnerOptions,
 } from '../../app/sessions.js';
 import { exitCodeForError } from '../../types/errors.js';
-import { createPlainDisplay } from '../plain-display.js';
+import { createPlainDisplay } from '../../app/plain-display.js';
 import { formatBanner, formatConfig, formatHistory, formatStatus, HELP_TEXT } from './format.js';
 import { createLineInput } from './line-input.js';
 import { printError } from './print-error.js';

@@ -8,7 +8,7 @@ import {
   type Session,
 } from '../../app/sessions.js';
 import { MassGenError } from '../../types/errors.js';
-import type { Write } from '../plain-display.js';
+import type { Write } from '../../app/plain-display.js';
 import { displayPath, formatHistory, formatSessionTable } from './format.js';
 import { printError } from './print-error.js';
 import { openRunner, runInteractive, type InteractiveOptions } from './run-interactive.js';

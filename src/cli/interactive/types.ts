@@ -1,6 +1,6 @@
 import type { PreparedRun } from '../../app/index.js';
 import type { RunEvent } from '../../types/events.js';
-import type { Write } from '../plain-display.js';
+import type { Write } from '../../app/plain-display.js';
 
 /** What interactive mode needs from the process (tests pass a PassThrough as `stdin`). */
 export interface InteractiveIo {

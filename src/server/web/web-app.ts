@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +9,10 @@ import {
   ConfigValidationError,
   createFileBrowser,
   isExampleRef,
-  listExamples,
   resolveExampleRef,
   SessionNotFoundError,
   formatDiagnostics,
+  configChoices,
   validateConfig,
   type Env,
   type ValidationReport,
@@ -34,14 +34,6 @@ export interface WebAppOptions {
   staticDir?: string;
 }
 
-/** A config the page may offer and run. */
-export interface ConfigChoice {
-  /** What the page sends back: `@examples/NAME` or a path relative to the working directory. */
-  ref: string;
-  label: string;
-  source: 'flag' | 'project' | 'example';
-}
-
 const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -51,28 +43,6 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.json': 'application/json',
 };
-
-/** The configs offered: `--config`, YAML files in the working directory and `.massgen/`, the examples. */
-export function configChoices(cwd: string, flag?: string): ConfigChoice[] {
-  const out: ConfigChoice[] = [];
-  if (flag) out.push({ ref: flag, label: `${flag} (--config)`, source: 'flag' });
-  for (const dir of ['.', '.massgen']) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(path.join(cwd, dir)).filter((n) => /\.ya?ml$/.test(n));
-    } catch {
-      // No such folder.
-    }
-    for (const name of names.sort()) {
-      const ref = dir === '.' ? name : `${dir}/${name}`;
-      if (!out.some((c) => c.ref === ref)) out.push({ ref, label: ref, source: 'project' });
-    }
-  }
-  for (const example of listExamples()) {
-    out.push({ ref: `@examples/${example.name}`, label: `@examples/${example.name}`, source: 'example' });
-  }
-  return out;
-}
 
 /**
  * The web UI's HTTP side as a web-standard handler (Hono): the page, its REST API (configs, runs,

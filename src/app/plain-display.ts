@@ -26,11 +26,22 @@ function planningLine(event: RunEventOf<'planning.tools.classified'>): string {
   return `Planning mode: run now: ${run.join(', ') || 'none'}; deferred to the final presenter: ${deferred.join(', ') || 'none'}${by}${failed}`;
 }
 
+/** Options of {@link createPlainDisplay}. */
+export interface PlainDisplayOptions {
+  showReasoning?: boolean;
+  /**
+   * A trace to show beside the final answer rather than a transcript ending in it (the server's
+   * `reasoning_content`, the AI SDK provider's reasoning): the presenter's output is shown line by line
+   * like any agent's, and the final answer itself is left out.
+   */
+  trace?: boolean;
+}
+
 /**
  * The `--no-display` view: plain streaming text, each agent's lines prefixed by its id, then the
  * final answer. A view only: it formats events and keeps no coordination logic.
  */
-export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: boolean } = {}) {
+export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions = {}) {
   const partial = new Map<string, string>();
   /** Agents whose model has a known price (from run.started). */
   const priced = new Set<string>();
@@ -63,7 +74,7 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
         return;
       case 'agent.text.delta': {
         if (event.kind === 'reasoning' && !options.showReasoning) return;
-        if (event.phase === 'presentation') {
+        if (event.phase === 'presentation' && !options.trace) {
           presentingStreamed = true;
           rawWrite(event.text);
           if (event.text !== '') midLine = !event.text.endsWith('\n');
@@ -75,7 +86,7 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
         return;
       }
       case 'agent.text.end':
-        if (event.phase === 'coordination') flushPartial(event.agentId);
+        if (event.phase === 'coordination' || options.trace) flushPartial(event.agentId);
         return;
       case 'agent.step.retrying':
         flushPartial(event.agentId);
@@ -198,10 +209,23 @@ export function createPlainDisplay(rawWrite: Write, options: { showReasoning?: b
       case 'presentation.started':
         presentingStreamed = false;
         presenting = true;
-        write(`\n=== Final answer (${event.agentId}) ===\n`);
+        write(
+          options.trace
+            ? `\n── ${event.agentId} presents the final answer ──\n`
+            : `\n=== Final answer (${event.agentId}) ===\n`,
+        );
         return;
       case 'presentation.finished':
         presenting = false;
+        if (options.trace) {
+          flushPartial(event.agentId);
+          if (event.fallback)
+            line(
+              event.agentId,
+              `presentation failed, its stored answer is final: ${event.error?.message ?? ''}`,
+            );
+          return;
+        }
         if (!presentingStreamed || event.fallback) {
           if (event.fallback && presentingStreamed)
             write('\n(presentation failed — the stored answer follows)\n');

@@ -1,0 +1,111 @@
+import type { HistoryTurn } from '../coordination/index.js';
+import { MassGenError } from '../types/errors.js';
+import type { RunResult } from '../types/run-result.js';
+import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
+import { createPlainDisplay } from './plain-display.js';
+import { prepareRun, type MassGenOptions } from './run-massgen.js';
+
+/**
+ * A team of agents seen as one chat model: the shared core of `massgen serve` (OpenAI's wire format)
+ * and `massgen/ai-sdk` (the AI SDK's). Both turn a conversation into a question with history, and a
+ * run's events into a reasoning trace followed by the final answer.
+ */
+
+/** One message of a conversation, its content already flattened to text. */
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+/** A conversation that cannot become a run (no user message to answer). */
+export class ConversationError extends MassGenError {
+  constructor(message: string, hint?: string) {
+    super('usage_error', message, hint ? { hint } : {});
+    this.name = 'ConversationError';
+  }
+}
+
+/**
+ * The last user message is the question; each earlier user message with the assistant reply after it
+ * is a turn of history (consecutive user messages are joined). System and developer messages are
+ * instructions the team is given with the question; tool messages belong to the caller's own tool
+ * loop and are left out.
+ *
+ * @throws {ConversationError} when no user message has text.
+ */
+export function conversationToRun(messages: readonly ChatMessage[]): {
+  question: string;
+  history: HistoryTurn[];
+} {
+  const instructions: string[] = [];
+  const history: HistoryTurn[] = [];
+  let asked: string[] = [];
+  let answered: string[] = [];
+  const closeTurn = () => {
+    if (asked.length > 0 && answered.length > 0) {
+      history.push({ question: asked.join('\n\n'), answer: answered.join('\n\n') });
+      asked = [];
+    }
+    answered = [];
+  };
+  for (const message of messages) {
+    const text = message.content.trim();
+    if (text === '') continue;
+    if (message.role === 'system' || message.role === 'developer') instructions.push(text);
+    else if (message.role === 'user') {
+      if (answered.length > 0) closeTurn();
+      asked.push(text);
+    } else if (message.role === 'assistant') answered.push(text);
+  }
+  if (answered.length > 0 || asked.length === 0) {
+    throw new ConversationError(
+      'the conversation does not end with a user message to answer',
+      'send the question as the last message, with role "user"',
+    );
+  }
+  const question = asked.join('\n\n');
+  return {
+    question:
+      instructions.length === 0
+        ? question
+        : `${question}\n\nInstructions from the caller:\n${instructions.join('\n\n')}`,
+    history,
+  };
+}
+
+/** What a chat view of a run streams: the coordination trace as reasoning, then the final answer as text. */
+export type ChatRunPart = { type: 'reasoning'; text: string } | { type: 'text'; text: string };
+
+/** The usage of every agent of a run, summed. */
+export function totalUsage(usage: Readonly<Record<string, TokenUsage>>): TokenUsage {
+  return Object.values(usage).reduce(addUsage, emptyUsage());
+}
+
+/**
+ * Runs the team on a conversation and yields its trace (each agent's text, tool calls, answers, votes
+ * and resets, as `massgen --no-display` prints them) as reasoning, then the final answer as text once
+ * the run has settled on it — after any orchestration restart, so the text is never taken back.
+ * Returns the run's result (look at `status`: a failed run yields no text).
+ *
+ * @throws a `ConfigError` or {@link ConversationError} at the first `next()`, before anything runs.
+ */
+export async function* streamChatRun(
+  messages: readonly ChatMessage[],
+  options: Omit<MassGenOptions, 'question' | 'history'>,
+): AsyncGenerator<ChatRunPart, RunResult, undefined> {
+  const { question, history } = conversationToRun(messages);
+  const run = await prepareRun({ ...options, question, history });
+  let trace = '';
+  const display = createPlainDisplay((text) => (trace += text), { trace: true, showReasoning: true });
+  let answer: string | null = null;
+  for await (const event of run.stream()) {
+    display(event);
+    if (event.type === 'run.finished') answer = event.finalAnswer;
+    if (trace !== '') {
+      yield { type: 'reasoning', text: trace };
+      trace = '';
+    }
+  }
+  if (answer !== null && answer !== '') yield { type: 'text', text: answer };
+  return await run.result;
+}

@@ -1,0 +1,33 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { listExamples } from '../config/examples.js';
+
+/** A config a front end (the web UI, the server) may offer and run. */
+export interface ConfigChoice {
+  /** What the page sends back (and `massgen serve` maps model ids to): `@examples/NAME` or a path relative to the working directory. */
+  ref: string;
+  label: string;
+  source: 'flag' | 'project' | 'example';
+}
+
+/** The configs a front end offers: `--config`, YAML files in the working directory and `.massgen/`, the examples. */
+export function configChoices(cwd: string, flag?: string): ConfigChoice[] {
+  const out: ConfigChoice[] = [];
+  if (flag) out.push({ ref: flag, label: `${flag} (--config)`, source: 'flag' });
+  for (const dir of ['.', '.massgen']) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(path.join(cwd, dir)).filter((n) => /\.ya?ml$/.test(n));
+    } catch {
+      // No such folder.
+    }
+    for (const name of names.sort()) {
+      const ref = dir === '.' ? name : `${dir}/${name}`;
+      if (!out.some((c) => c.ref === ref)) out.push({ ref, label: ref, source: 'project' });
+    }
+  }
+  for (const example of listExamples()) {
+    out.push({ ref: `@examples/${example.name}`, label: `@examples/${example.name}`, source: 'example' });
+  }
+  return out;
+}

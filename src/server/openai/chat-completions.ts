@@ -1,0 +1,150 @@
+import { streamChatRun, totalUsage, type ChatMessage, type MassGenOptions } from '../../app/index.js';
+import type { RunResult } from '../../types/run-result.js';
+import { describeError, MassGenError } from '../../types/errors.js';
+import { chunk, completion, deltaOf, usageChunk, WireError, type CompletionHead } from './chat-wire.js';
+
+/** One accepted request, ready to run: its messages, the config it runs, and how to answer. */
+export interface CompletionJob {
+  head: CompletionHead;
+  messages: ChatMessage[];
+  stream: boolean;
+  includeUsage: boolean;
+  /** Run options without the question (config, cwd, env, logging, clock). */
+  run: Omit<MassGenOptions, 'question' | 'history' | 'signal'>;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+  /** Called once, when the run is over (or could not start): gives the run slot back, logs the run. */
+  onDone: (result: RunResult | null, error?: unknown) => void;
+}
+
+/** Seconds between SSE comments while nothing else is sent, so proxies keep an idle stream open. */
+const KEEP_ALIVE_MS = 15_000;
+
+/** A run that ended without an answer, as the error the client gets (`500`, with the reason). */
+function runFailure(result: RunResult): WireError {
+  const reason = result.error?.message ?? `the run ended with status "${result.status}"`;
+  return new WireError(500, `the run failed: ${reason}`, 'server_error', result.error?.code ?? result.status);
+}
+
+/** An error before the run could start (a bad config the server offers, a conversation with no question). */
+function startFailure(error: unknown): WireError {
+  if (error instanceof WireError) return error;
+  if (error instanceof MassGenError && error.code === 'usage_error')
+    return new WireError(400, describeError(error), 'invalid_request_error', 'invalid_request', 'messages');
+  const code = error instanceof MassGenError ? error.code : 'server_error';
+  return new WireError(500, `the run could not start: ${describeError(error)}`, 'server_error', code);
+}
+
+/**
+ * Runs the job and answers it: one JSON body, or an SSE stream of chunks (the trace as
+ * `reasoning_content`, then the answer as `content`, `finish_reason: "stop"`, the usage when asked,
+ * `[DONE]`). Errors before the stream starts are thrown as {@link WireError}s; a run that fails after
+ * the stream started ends it with an error event, which OpenAI's clients raise.
+ */
+export async function answerCompletion(job: CompletionJob): Promise<Response> {
+  const controller = new AbortController();
+  const abort = () => controller.abort(job.signal.reason);
+  if (job.signal.aborted) abort();
+  else job.signal.addEventListener('abort', abort, { once: true });
+  let finished = false;
+  const done = (result: RunResult | null, error?: unknown) => {
+    if (finished) return;
+    finished = true;
+    job.signal.removeEventListener('abort', abort);
+    job.onDone(result, error);
+  };
+
+  const parts = streamChatRun(job.messages, { ...job.run, signal: controller.signal });
+  let first: Awaited<ReturnType<typeof parts.next>>;
+  try {
+    // Preparation (config, backends, log folder) happens here, so its errors still get a status code.
+    first = await parts.next();
+  } catch (error) {
+    done(null, error);
+    throw startFailure(error);
+  }
+
+  if (!job.stream) {
+    let trace = '';
+    let answer = '';
+    let next = first;
+    try {
+      for (; !next.done; next = await parts.next()) {
+        if (next.value.type === 'text') answer += next.value.text;
+        else trace += next.value.text;
+      }
+    } catch (error) {
+      done(null, error);
+      throw startFailure(error);
+    }
+    const result = next.value;
+    done(result);
+    if (result.status !== 'completed' || result.finalAnswer === null) throw runFailure(result);
+    return Response.json(completion(job.head, answer, trace, totalUsage(result.usage), result));
+  }
+
+  const encoder = new TextEncoder();
+  const pump = async (stream: ReadableStreamDefaultController<Uint8Array>) => {
+    let open = true;
+    const send = (data: unknown) => {
+      if (!open) return;
+      try {
+        stream.enqueue(encoder.encode(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`));
+      } catch {
+        open = false; // The client is gone; the abort is already on its way.
+      }
+    };
+    const keepAlive = setInterval(() => {
+      if (open) stream.enqueue(encoder.encode(': keep-alive\n\n'));
+    }, KEEP_ALIVE_MS);
+    let result: RunResult | null = null;
+    try {
+      send(chunk(job.head, { role: 'assistant', content: '' }));
+      for (let next = first; ; next = await parts.next()) {
+        if (next.done) {
+          result = next.value;
+          break;
+        }
+        send(chunk(job.head, deltaOf(next.value)));
+      }
+      if (result.status === 'completed' && result.finalAnswer !== null) {
+        send(chunk(job.head, {}, 'stop'));
+        if (job.includeUsage) send(usageChunk(job.head, totalUsage(result.usage)));
+        send('[DONE]');
+      } else {
+        send(runFailure(result).body());
+      }
+      done(result);
+    } catch (error) {
+      send(startFailure(error).body());
+      done(result, error);
+    } finally {
+      clearInterval(keepAlive);
+      if (open) {
+        open = false;
+        try {
+          stream.close();
+        } catch {
+          // Already cancelled by the client.
+        }
+      }
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(stream) {
+      void pump(stream);
+    },
+    cancel(reason) {
+      // The client disconnected: stop the run now, so no further model request goes out.
+      controller.abort(reason ?? new Error('client disconnected'));
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import PQueue from 'p-queue';
+
+/** Every run slot and every queue place is taken: the request is refused with `429`. */
+export class ServerBusyError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('the server is at its limit of runs in progress and waiting: retry later');
+    this.name = 'ServerBusyError';
+  }
+}
+
+/**
+ * Admission control for runs: up to `maxConcurrent` at once, up to `maxQueue` more waiting in order,
+ * and a fast refusal beyond that, with a `Retry-After` estimated from how long runs have been taking.
+ * A request whose client goes away while it waits leaves the queue at once.
+ */
+export class RunSlots {
+  private readonly queue: PQueue;
+  /** A moving average of run durations, for `Retry-After`. */
+  private averageMs = 5_000;
+
+  constructor(
+    readonly maxConcurrent: number,
+    readonly maxQueue: number,
+  ) {
+    this.queue = new PQueue({ concurrency: maxConcurrent });
+  }
+
+  get running(): number {
+    return this.queue.pending;
+  }
+
+  get waiting(): number {
+    return this.queue.size;
+  }
+
+  /**
+   * Waits for a slot and resolves with the function that gives it back (call it once the run is over).
+   * @throws {ServerBusyError} at once when every slot and queue place is taken.
+   * @throws the signal's reason when it aborts while the request waits.
+   */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    if (this.queue.pending >= this.maxConcurrent && this.queue.size >= this.maxQueue) {
+      const seconds = Math.ceil(this.averageMs / 1000);
+      return Promise.reject(new ServerBusyError(Math.min(60, Math.max(1, seconds))));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue
+        .add(
+          () =>
+            new Promise<void>((done) => {
+              const started = Date.now();
+              let released = false;
+              resolve(() => {
+                if (released) return;
+                released = true;
+                this.averageMs = 0.8 * this.averageMs + 0.2 * (Date.now() - started);
+                done();
+              });
+            }),
+          { signal },
+        )
+        .catch(reject);
+    });
+  }
+}

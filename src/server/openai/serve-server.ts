@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { validateConfig } from '../../app/index.js';
+import { ConfigError } from '../../types/errors.js';
+import { isLoopbackHost } from '../web/auth.js';
+import { createOpenAIApp, type OpenAIAppOptions } from './openai-app.js';
+
+/** Options of {@link startServeServer}. */
+export interface ServeServerOptions extends OpenAIAppOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 4000; 0 picks a free port. */
+  port?: number;
+}
+
+/** A running `massgen serve`. */
+export interface ServeServer {
+  /** The base URL for OpenAI clients, ending in `/v1`. */
+  readonly url: string;
+  readonly port: number;
+  /** Problems of this environment that will make runs fail (an unset API key), one line each. */
+  readonly warnings: string[];
+  /** Cancels the runs in progress and stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the OpenAI-compatible server on `@hono/node-server`. The config is checked first, so a bad one
+ * fails here rather than on the first request; a host beyond loopback needs an API key.
+ *
+ * @throws {ConfigError} for an invalid config, or a non-loopback host without a key.
+ */
+export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.apiKey !== undefined && options.apiKey.trim() === '')
+    throw new ConfigError('the API key is empty', {
+      hint: 'give --api-key KEY, or leave it out on loopback',
+    });
+  if (!isLoopbackHost(host) && !options.apiKey) {
+    throw new ConfigError(
+      `massgen serve on ${host} needs an API key: anyone who can reach it could run your agents`,
+      {
+        hint: 'pass --api-key KEY (or set MASSGEN_SERVER_API_KEY), or listen on 127.0.0.1',
+      },
+    );
+  }
+  const served = createOpenAIApp(options);
+  const report = validateConfig(served.mainConfigFile, { cwd: options.cwd, env: options.env });
+  if (!report.valid) {
+    const first = report.errors[0];
+    throw new ConfigError(
+      `${report.file}: ${first?.path ? `${first.path}: ` : ''}${first?.message ?? 'invalid config'}`,
+      {
+        hint: `run massgen --validate ${report.file} for every problem`,
+      },
+    );
+  }
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const started = serve({ fetch: served.fetch, hostname: host, port: options.port ?? 4000 }, () =>
+      resolve(started),
+    );
+    started.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}/v1`,
+    port,
+    warnings: report.warnings.map((w) => `${w.path ? `${w.path}: ` : ''}${w.message}`),
+    close: async () => {
+      served.close();
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closing;
+    },
+  };
+}
