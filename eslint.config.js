@@ -15,6 +15,7 @@ const folders = [
   'cli',
   'tui',
   'server',
+  'ai-provider',
   'testing',
 ];
 const io = [
@@ -95,4 +96,5 @@ export default tseslint.config(
   layer('cli', ['app', 'types', 'util', 'tui', 'server']),
   layer('tui', ['app', 'types', 'util']),
   layer('server', ['app', 'types', 'util']),
+  layer('ai-provider', ['app', 'types', 'util']),
 );

@@ -52,3 +52,4 @@ export {
   type FakeResponsesRequestBody,
   type FakeResponsesInputItem,
 } from './fake-server/openai-responses.js';
+export { convergingTeam, type ConvergingTeamOptions } from './converging-team.js';

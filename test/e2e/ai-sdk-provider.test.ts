@@ -4,7 +4,7 @@
  */
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createMassGen, MassGenRunError } from '../../src/ai-sdk/index.js';
+import { createMassGen, MassGenRunError } from '../../src/ai-provider/index.js';
 import { ConfigError } from '../../src/types/errors.js';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
 import {

@@ -13,6 +13,8 @@ export interface CompletionJob {
   run: Omit<MassGenOptions, 'question' | 'history' | 'signal'>;
   /** Aborts when the client goes away. */
   signal: AbortSignal;
+  /** `performance.now()` when the request arrived and when it got its run slot, for `Server-Timing`. */
+  timing: { receivedAt: number; admittedAt: number };
   /** Called once, when the run is over (or could not start): gives the run slot back, logs the run. */
   onDone: (result: RunResult | null, error?: unknown) => void;
 }
@@ -80,7 +82,15 @@ export async function answerCompletion(job: CompletionJob): Promise<Response> {
     const result = next.value;
     done(result);
     if (result.status !== 'completed' || result.finalAnswer === null) throw runFailure(result);
-    return Response.json(completion(job.head, answer, trace, totalUsage(result.usage), result));
+    const { receivedAt, admittedAt } = job.timing;
+    const serverTiming = [
+      `queue;dur=${(admittedAt - receivedAt).toFixed(1)}`,
+      `run;dur=${result.durationMs}`,
+      `total;dur=${(performance.now() - receivedAt).toFixed(1)}`,
+    ].join(', ');
+    return Response.json(completion(job.head, answer, trace, totalUsage(result.usage), result), {
+      headers: { 'Server-Timing': serverTiming },
+    });
   }
 
   const encoder = new TextEncoder();

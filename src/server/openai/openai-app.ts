@@ -150,6 +150,7 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
       },
     }),
     async (c) => {
+      const receivedAt = performance.now();
       const request = await parseRequest(c);
       const model = servedModels(cwd, options.config).find((m) => m.id === request.model);
       if (!model) throw unknownModel(request.model);
@@ -192,6 +193,7 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
           ...(options.clock ? { clock: options.clock } : {}),
         },
         signal,
+        timing: { receivedAt, admittedAt: performance.now() },
         onDone: (result, error) => {
           inFlight.delete(controller);
           release();
