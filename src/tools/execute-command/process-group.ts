@@ -9,16 +9,21 @@ const POLL_MS = 50;
 /**
  * The processes still running (zombies excluded) in process group `pgid`, or anywhere with `marker`
  * in their environment (a command's descendants that left the group, e.g. with setsid). Null when
- * there is no /proc to look at.
+ * there is no /proc to look at. `uncertain` is set when a user process's environment could not be
+ * read or came back empty (a process in the middle of `execve` does, for a moment): it may be one of
+ * ours, so look again.
  */
-export async function findProcesses(pgid: number, marker: string | null): Promise<number[] | null> {
+export async function findProcesses(
+  pgid: number,
+  marker: string | null,
+): Promise<(number[] & { uncertain?: boolean }) | null> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
     return null;
   }
-  const found: number[] = [];
+  const found: number[] & { uncertain?: boolean } = [];
   await Promise.all(
     entries.map(async (entry) => {
       if (!/^\d+$/.test(entry)) return;
@@ -40,17 +45,31 @@ export async function findProcesses(pgid: number, marker: string | null): Promis
       }
       if (marker === null) return;
       try {
-        if ((await readFile(`/proc/${entry}/environ`, 'latin1')).includes(marker)) found.push(pid);
-      } catch {
-        // Another user's process: not ours.
+        const environ = await readFile(`/proc/${entry}/environ`, 'latin1');
+        if (environ.includes(marker)) found.push(pid);
+        // Kernel threads (children of kthreadd, pid 2) have no environment; anything else should.
+        else if (environ === '' && pid !== 2 && fields[1] !== '2') found.uncertain = true;
+      } catch (error) {
+        // Another user's process is not ours, and a process that is gone needs no stopping; anything
+        // else leaves the answer open.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EACCES' && code !== 'EPERM' && code !== 'ENOENT' && code !== 'ESRCH')
+          found.uncertain = true;
       }
     }),
   );
   return found;
 }
 
+/** How many times an empty sweep is repeated while a process's environment could not be read. */
+const UNCERTAIN_RETRIES = 3;
+
 async function living(pgid: number, marker: string | null): Promise<number[]> {
-  const found = await findProcesses(pgid, marker);
+  let found = await findProcesses(pgid, marker);
+  for (let i = 0; found?.length === 0 && found.uncertain && i < UNCERTAIN_RETRIES; i++) {
+    await sleep(POLL_MS / 5);
+    found = await findProcesses(pgid, marker);
+  }
   if (found !== null) return found;
   try {
     process.kill(-pgid, 0);
