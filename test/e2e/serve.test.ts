@@ -380,6 +380,12 @@ describe('the massgen serve command', () => {
     const open = await runCli(['serve', '--config', 'team.yaml', '--host', '0.0.0.0'], { cwd });
     expect(open.code).toBe(1);
     expect(open.stderr).toMatch(/needs an API key[\s\S]*hint: pass --api-key KEY/);
+    writeConfig(cwd, { agents: [{ id: 'x', backend: { type: 'chatcompletion', modle: 'm' } }] }, 'bad.yaml');
+    const badConfig = await runCli(['serve', '--config', 'bad.yaml'], { cwd });
+    expect(badConfig.code).toBe(1);
+    expect(badConfig.stderr).toMatch(
+      /bad\.yaml: unknown key "modle" at agents\[0\]\.backend\nhint: did you mean "model"\?/,
+    );
     const badFlag = await runCli(['serve', '--config', 'team.yaml', '--max-concurent', '2'], { cwd });
     expect(badFlag.code).toBe(1);
     expect(badFlag.stderr).toMatch(/unknown option '--max-concurent'.*--max-concurrent/);

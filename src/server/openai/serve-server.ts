@@ -47,13 +47,13 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const served = createOpenAIApp(options);
   const report = validateConfig(served.mainConfigFile, { cwd: options.cwd, env: options.env });
   if (!report.valid) {
-    const first = report.errors[0];
-    throw new ConfigError(
-      `${report.file}: ${first?.path ? `${first.path}: ` : ''}${first?.message ?? 'invalid config'}`,
-      {
-        hint: `run massgen --validate ${report.file} for every problem`,
-      },
-    );
+    const [first, ...rest] = report.errors;
+    const more = rest.length > 0 ? ` (and ${rest.length} more: massgen --validate ${report.file})` : '';
+    const message = first?.message ?? 'not a valid config';
+    const where = message.includes(report.file) ? '' : `${report.file}: `;
+    throw new ConfigError(`${where}${message}${more}`, {
+      ...(first?.hint ? { hint: first.hint } : {}),
+    });
   }
   const server: ServerType = await new Promise((resolve, reject) => {
     const started = serve({ fetch: served.fetch, hostname: host, port: options.port ?? 4000 }, () =>
@@ -66,7 +66,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   return {
     url: `http://${shown}:${port}/v1`,
     port,
-    warnings: report.warnings.map((w) => `${w.path ? `${w.path}: ` : ''}${w.message}`),
+    warnings: report.warnings.map((w) => w.message),
     close: async () => {
       served.close();
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
