@@ -76,6 +76,7 @@ export default tseslint.config(
         URL: 'readonly',
         AbortController: 'readonly',
         AbortSignal: 'readonly',
+        fetch: 'readonly',
       },
     },
     rules: {
