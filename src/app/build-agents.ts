@@ -129,7 +129,12 @@ export function resolveAgentSettings(
 ): { settings: BackendSettings; factory: BackendFactory } {
   const where = `agents[${index}] (${agent.id})`;
   const { backend } = agent;
-  const factory = findBackendFactory(backend.type);
+  // MassGen names OpenAI-compatible providers as backend types (`type: zai`): the chatcompletion preset.
+  const preset = findBackendFactory(backend.type)
+    ? undefined
+    : findBackendFactory('chatcompletion')?.presets?.find((p) => p.name === backend.type);
+  const provider = preset && backend.provider === undefined ? preset.name : backend.provider;
+  const factory = preset ? findBackendFactory('chatcompletion') : findBackendFactory(backend.type);
   if (!factory) {
     const suggestion = closestMatch(backend.type, backendTypes());
     throw new ConfigError(
@@ -140,12 +145,12 @@ export function resolveAgentSettings(
       },
     );
   }
-  if (backend.provider !== undefined) {
+  if (provider !== undefined) {
     const names = (factory.presets ?? []).map((p) => p.name);
-    if (!names.includes(backend.provider)) {
-      const suggestion = closestMatch(backend.provider, names);
+    if (!names.includes(provider)) {
+      const suggestion = closestMatch(provider, names);
       throw new ConfigError(
-        `${where}: unknown provider "${backend.provider}" for the ${factory.type} backend${suggestion ? ` — did you mean "${suggestion}"?` : ''}`,
+        `${where}: unknown provider "${provider}" for the ${factory.type} backend${suggestion ? ` — did you mean "${suggestion}"?` : ''}`,
         {
           path: `agents[${index}].backend.provider`,
           hint:
@@ -159,13 +164,17 @@ export function resolveAgentSettings(
   checkCapabilities(where, index, factory, backend);
 
   const settings: BackendSettings = {
-    type: backend.type,
+    type: factory.type,
     model: backend.model,
     providerOptions: { ...backend.provider_options },
     features: featuresOf(backend),
   };
-  if (backend.provider !== undefined) settings.provider = backend.provider;
-  const baseUrl = backend.base_url ?? factory.defaultBaseUrl(settings);
+  if (provider !== undefined) settings.provider = provider;
+  const baseUrl =
+    backend.base_url ??
+    factory.defaultBaseUrl(settings) ??
+    // Azure's SDKs (and MassGen) read the endpoint from the environment.
+    (factory.type === 'azure_openai' ? env.AZURE_OPENAI_ENDPOINT || undefined : undefined);
   if (baseUrl !== undefined) settings.baseUrl = baseUrl;
   if (backend.temperature !== undefined) settings.temperature = backend.temperature;
   if (backend.max_tokens !== undefined) settings.maxTokens = backend.max_tokens;
@@ -202,7 +211,7 @@ export function resolveAgentSettings(
   if (factory.type === 'azure_openai' && settings.baseUrl === undefined) {
     throw new ConfigError(`${where}: the azure_openai backend needs base_url (your Azure OpenAI endpoint)`, {
       path: `agents[${index}].backend.base_url`,
-      hint: 'e.g. base_url: https://<resource>.openai.azure.com',
+      hint: 'e.g. base_url: https://<resource>.openai.azure.com, or set AZURE_OPENAI_ENDPOINT',
     });
   }
   return { settings, factory };

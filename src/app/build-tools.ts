@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { resolveConfigPath } from './config-relative.js';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
 import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
@@ -109,14 +110,20 @@ export async function loadAgentCustomTools(
   config: MassGenConfig,
   baseDir: string,
   extra: ToolsByAgent = {},
+  /** MassGen's configs name tool modules from the working directory: tried when not beside the config. */
+  project?: { dir: string; notes: string[] },
 ): Promise<Tool[][]> {
   checkToolsByAgent(config, extra);
   return Promise.all(
     config.agents.map(async (agent, index) => {
       const fromConfig = await loadCustomTools(
-        agent.backend.custom_tools.map((entry) => ({
+        agent.backend.custom_tools.map((entry, toolIndex) => ({
           name: entry.name,
-          path: path.resolve(baseDir, entry.path),
+          path: resolveConfigPath(entry.path, `agents[${index}].backend.custom_tools[${toolIndex}].path`, {
+            baseDir,
+            projectDir: project?.dir,
+            notes: project?.notes,
+          }),
           function: entry.function,
           ...(entry.description === undefined ? {} : { description: entry.description }),
           ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),

@@ -1,7 +1,8 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { MassGenConfig } from '../config/index.js';
 import { isWithin } from '../tools/permissions/index.js';
+import { resolveConfigPath } from './config-relative.js';
 import { ConfigError } from '../types/errors.js';
 import { RunWorkspaces, type ContextPathInfo } from '../workspace/index.js';
 
@@ -64,22 +65,23 @@ export function workspaceProblems(config: MassGenConfig): ConfigError[] {
 
 /**
  * Resolves `orchestrator.context_paths` (relative to `baseDir`, the config file's folder): each must be
- * an existing folder; protected paths resolve against their context path and must lie inside it.
+ * an existing folder or file (a file context path gives access to that file alone); protected paths
+ * resolve against their context path and must lie inside it. MassGen resolves context paths from the
+ * working directory instead: a relative path missing beside the config but present under
+ * `options.projectDir` is taken from there, with a note.
  */
-export function resolveContextPaths(config: MassGenConfig, baseDir: string): ContextPathInfo[] {
+export function resolveContextPaths(
+  config: MassGenConfig,
+  baseDir: string,
+  options: { projectDir?: string; notes?: string[] } = {},
+): ContextPathInfo[] {
   return config.orchestrator.context_paths.map((entry, index) => {
     const where = `orchestrator.context_paths[${index}].path`;
-    const absolute = path.resolve(baseDir, entry.path);
+    const absolute = resolveConfigPath(entry.path, where, { baseDir, ...options });
     if (!existsSync(absolute)) {
       throw new ConfigError(`${where}: context path not found: ${absolute}`, {
         path: where,
         hint: 'context paths are relative to the config file; create the folder or fix the path',
-      });
-    }
-    if (!statSync(absolute).isDirectory()) {
-      throw new ConfigError(`${where}: context path is a file, not a folder: ${absolute}`, {
-        path: where,
-        hint: 'give the folder that contains it (protected_paths can shield single files)',
       });
     }
     const real = realpathSync(absolute);
@@ -104,10 +106,14 @@ export function resolveContextPaths(config: MassGenConfig, baseDir: string): Con
  * Throws the first problem with `cwd`s and context paths, without creating anything; returns the
  * resolved context paths.
  */
-export function checkWorkspaceConfig(config: MassGenConfig, baseDir: string): ContextPathInfo[] {
+export function checkWorkspaceConfig(
+  config: MassGenConfig,
+  baseDir: string,
+  options: { projectDir?: string; notes?: string[] } = {},
+): ContextPathInfo[] {
   const [problem] = workspaceProblems(config);
   if (problem) throw problem;
-  return resolveContextPaths(config, baseDir);
+  return resolveContextPaths(config, baseDir, options);
 }
 
 /**

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { loadConfigFile, loadDotEnv, maskSecrets, parseConfig, type MassGenConfig } from '../config/index.js';
+import {
+  configNotes,
+  loadConfigFile,
+  loadDotEnv,
+  maskSecrets,
+  parseConfig,
+  type MassGenConfig,
+} from '../config/index.js';
 import { Orchestrator, type AgentSpec, type HistoryTurn } from '../coordination/index.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
 import { CancelledError } from '../types/errors.js';
@@ -92,7 +99,7 @@ function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenC
   if (Object.isFrozen(options.config) && Array.isArray((options.config as MassGenConfig).agents)) {
     return options.config as MassGenConfig;
   }
-  return parseConfig(options.config, { env, source: 'config object' });
+  return parseConfig(options.config, { env, cwd, source: 'config object' });
 }
 
 /**
@@ -106,7 +113,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   // Tool paths in a config file are relative to the file, like every other path in it.
   const baseDir = typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
   // Cheap checks first: a bad workspace or context path must not wait for a model download.
-  const contextPaths = checkWorkspaceConfig(config, baseDir);
+  const pathNotes: string[] = [];
+  const contextPaths = checkWorkspaceConfig(config, baseDir, { projectDir: cwd, notes: pathNotes });
   if (!options.agents) {
     // Downloads and file checks happen now, before any agent starts, so a bad model fails cleanly.
     await prepareBackends(config, env, {
@@ -118,7 +126,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   let workspaces: RunWorkspaces | null = null;
   let warnings: RunWarning[] = [];
   if (!agents) {
-    const custom = await loadAgentCustomTools(config, baseDir, options.tools);
+    const custom = await loadAgentCustomTools(config, baseDir, options.tools, { dir: cwd, notes: pathNotes });
     const prepared = await prepareSandboxes(config, env, {
       projectDir: cwd,
       contextPaths,
@@ -128,6 +136,16 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     warnings = prepared.warnings;
     agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes });
   }
+  // MassGen keys the config used that massgen handles differently or not at all: said at run start.
+  warnings = [
+    ...configNotes(config).map((note) => ({
+      code: 'massgen_compat',
+      message: note.message,
+      ...(note.path === '' ? {} : { key: note.path }),
+    })),
+    ...pathNotes.map((message) => ({ code: 'massgen_compat', message })),
+    ...warnings,
+  ];
   const overrides =
     options.orchestratorTimeoutSeconds === undefined
       ? {}

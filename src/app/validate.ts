@@ -9,6 +9,7 @@ import {
 import { ConfigError } from '../types/errors.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
+import { resolveConfigPath } from './config-relative.js';
 import { describeSandbox, planCommands } from './sandboxes.js';
 
 export interface ValidationReport {
@@ -43,7 +44,7 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     file: path.resolve(cwd, file),
     valid: result.valid,
     errors: [...result.diagnostics],
-    warnings,
+    warnings: [...result.warnings, ...warnings],
     agents: [],
     sandbox: null,
   };
@@ -93,12 +94,14 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     }
   });
   try {
-    resolveContextPaths(config, path.dirname(report.file));
+    const notes: string[] = [];
+    resolveContextPaths(config, path.dirname(report.file), { projectDir: cwd, notes });
+    report.warnings.push(...notes.map((message) => ({ path: '', message })));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     report.errors.push(asDiagnostic(error));
   }
-  const toolProblems = toolFileProblems(config, path.dirname(report.file), env);
+  const toolProblems = toolFileProblems(config, { baseDir: path.dirname(report.file), projectDir: cwd }, env);
   report.errors.push(...toolProblems.errors);
   report.warnings.push(...toolProblems.warnings);
   report.valid = report.errors.length === 0;
@@ -121,17 +124,26 @@ function commandExists(command: string, env: Env, cwd: string): boolean {
  */
 function toolFileProblems(
   config: MassGenConfig,
-  baseDir: string,
+  dirs: { baseDir: string; projectDir: string },
   env: Env,
 ): { errors: ConfigDiagnostic[]; warnings: ConfigDiagnostic[] } {
+  const { baseDir } = dirs;
   const errors: ConfigDiagnostic[] = [];
   const warnings: ConfigDiagnostic[] = [];
   config.agents.forEach((agent, index) => {
     agent.backend.custom_tools.forEach((tool, toolIndex) => {
-      const file = path.resolve(baseDir, tool.path);
+      const where = `agents[${index}].backend.custom_tools[${toolIndex}].path`;
+      const notes: string[] = [];
+      const file = resolveConfigPath(tool.path, where, { ...dirs, notes });
+      warnings.push(...notes.map((message) => ({ path: where, message })));
       if (!existsSync(file)) {
-        const where = `agents[${index}].backend.custom_tools[${toolIndex}].path`;
         errors.push({ path: where, message: `${where}: custom tool module not found: ${file}` });
+      } else if (path.extname(file).toLowerCase() === '.py') {
+        errors.push({
+          path: where,
+          message: `${where}: Python custom tools are not supported yet: ${file}`,
+          hint: 'write the tool in TypeScript or JavaScript (defineTool from massgen/tools), or serve it from an MCP server',
+        });
       }
     });
     for (const [name, server] of Object.entries(agent.backend.mcp_servers)) {

@@ -25,7 +25,7 @@ export {
   formatDiagnostics,
   type ConfigDiagnostic,
 } from './diagnostics.js';
-export { parseConfig, type ParseConfigOptions } from './parse-config.js';
+export { parseConfig, configNotes, type ParseConfigOptions } from './parse-config.js';
 export {
   loadConfigFile,
   validateConfigFile,

@@ -201,6 +201,7 @@ describe('validateConfigFile', () => {
     expect(validateConfigFile('nope.yaml', { env: {}, cwd: dir })).toEqual({
       valid: false,
       diagnostics: [{ path: '', message: `config file not found: ${join(dir, 'nope.yaml')}` }],
+      warnings: [],
     });
     write('bad.yaml', 'agent: [\n');
     const result = validateConfigFile('bad.yaml', { env: {}, cwd: dir });

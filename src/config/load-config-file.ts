@@ -17,6 +17,8 @@ export interface LoadConfigOptions {
 export interface ConfigValidationResult {
   valid: boolean;
   diagnostics: ConfigDiagnostic[];
+  /** MassGen keys accepted but handled differently or not at all (see docs/massgen-compat.md). */
+  warnings: ConfigDiagnostic[];
   /** Present exactly when `valid`. */
   config?: MassGenConfig;
 }
@@ -37,13 +39,21 @@ function checkFile(path: string, env: ConfigEnv, cwd: string): ConfigValidationR
   try {
     text = readFileSync(absolute, 'utf8');
   } catch (error) {
-    return { valid: false, diagnostics: [{ path: '', message: readProblem(error, absolute) }] };
+    return { valid: false, diagnostics: [{ path: '', message: readProblem(error, absolute) }], warnings: [] };
   }
   const source = path;
   const parsed = parseYamlSource(text, extname(absolute).toLowerCase() === '.json' ? 'JSON' : 'YAML');
-  if (parsed.diagnostics.length > 0) return { valid: false, diagnostics: parsed.diagnostics, source };
-  const { config, diagnostics } = checkConfig(parsed.data, { env, source, locate: parsed.locate });
-  return config === undefined ? { valid: false, diagnostics, source } : { valid: true, diagnostics, config };
+  if (parsed.diagnostics.length > 0)
+    return { valid: false, diagnostics: parsed.diagnostics, warnings: [], source };
+  const { config, diagnostics, warnings } = checkConfig(parsed.data, {
+    env,
+    source,
+    cwd,
+    locate: parsed.locate,
+  });
+  return config === undefined
+    ? { valid: false, diagnostics, warnings, source }
+    : { valid: true, diagnostics, warnings, config };
 }
 
 /**
@@ -65,10 +75,10 @@ export function loadConfigFile(path: string, options: LoadConfigOptions = {}): M
  * Diagnostics come in file order; format them with `formatDiagnostics(diagnostics, path)`.
  */
 export function validateConfigFile(path: string, options: LoadConfigOptions = {}): ConfigValidationResult {
-  const { valid, diagnostics, config } = checkFile(
+  const { valid, diagnostics, warnings, config } = checkFile(
     path,
     options.env ?? process.env,
     options.cwd ?? process.cwd(),
   );
-  return config === undefined ? { valid, diagnostics } : { valid, diagnostics, config };
+  return config === undefined ? { valid, diagnostics, warnings } : { valid, diagnostics, warnings, config };
 }

@@ -2,6 +2,7 @@ import { formatPath } from './config-path.js';
 import { deepFreeze } from './deep-freeze.js';
 import { ConfigValidationError, type ConfigDiagnostic, type ConfigProblem } from './diagnostics.js';
 import { interpolateEnv, type ConfigEnv } from './interpolate-env.js';
+import { readMassGenFormat } from './massgen-compat.js';
 import { agentListProblems, MassGenConfigSchema, type MassGenConfig } from './schema.js';
 import { schemaTree } from './schema-keys.js';
 import { DEFAULT_MESSAGE, describeValue, issuesToProblems, withPath } from './zod-issues.js';
@@ -12,6 +13,19 @@ export interface ParseConfigOptions {
   env: ConfigEnv;
   /** The file name to prefix messages with, when the config came from a file. */
   source?: string;
+  /** The working directory, for MassGen's `${cwd}` placeholder. */
+  cwd?: string;
+}
+
+/** What the MassGen compatibility pass said about each config it read (shown as warnings). */
+const notesByConfig = new WeakMap<object, readonly ConfigDiagnostic[]>();
+
+/**
+ * The warnings about a parsed config: MassGen keys it accepted but handles differently or not at all.
+ * Empty for a config in massgen's own format.
+ */
+export function configNotes(config: MassGenConfig): readonly ConfigDiagnostic[] {
+  return notesByConfig.get(config) ?? [];
 }
 
 /** Finds where a problem sits in the source text (1-based), when the config came from a file. */
@@ -56,26 +70,34 @@ function toDiagnostics(problems: ConfigProblem[], locate: ProblemLocator | undef
 export function checkConfig(
   raw: unknown,
   options: CheckConfigOptions,
-): { config?: MassGenConfig; diagnostics: ConfigDiagnostic[] } {
+): { config?: MassGenConfig; diagnostics: ConfigDiagnostic[]; warnings: ConfigDiagnostic[] } {
   if (!isMapping(raw)) {
     const message =
       raw === null || raw === undefined
         ? 'the config is empty: it needs an "agents:" list or a single "agent:"'
         : `the config must be a mapping with an "agents:" or "agent:" key at the top level, got ${describeValue(raw)}`;
-    return { diagnostics: [{ path: '', message }] };
+    return { diagnostics: [{ path: '', message }], warnings: [] };
   }
-  const interpolated = interpolateEnv(raw, options.env);
+  const compat = readMassGenFormat(raw, options.cwd === undefined ? {} : { cwd: options.cwd });
+  const warnings = toDiagnostics(compat.notes, options.locate);
+  const interpolated = interpolateEnv(compat.value, options.env);
   const result = MassGenConfigSchema.safeParse(interpolated.value, {
     error: () => DEFAULT_MESSAGE,
     reportInput: true,
   });
   if (result.success && interpolated.problems.length === 0) {
-    return { config: deepFreeze(result.data), diagnostics: [] };
+    const config = deepFreeze(result.data);
+    notesByConfig.set(config, warnings);
+    return { config, diagnostics: [], warnings };
   }
   const envProblems = interpolated.problems;
   const schemaProblems = result.success
     ? []
-    : issuesToProblems(result.error.issues, { tree: TREE, data: interpolated.value, raw }).filter(
+    : issuesToProblems(result.error.issues, {
+        tree: TREE,
+        data: interpolated.value,
+        raw: compat.value,
+      }).filter(
         // A value that lost its variable is already reported; its knock-on errors would only confuse.
         (problem) => !envProblems.some((envProblem) => within(problem.path, envProblem.path)),
       );
@@ -84,7 +106,10 @@ export function checkConfig(
   const listProblems = agentListProblems(interpolated.value)
     .map((problem) => ({ ...problem, message: withPath(problem.path, problem.message) }))
     .filter((problem) => !seen.has(problem.message));
-  return { diagnostics: toDiagnostics([...envProblems, ...schemaProblems, ...listProblems], options.locate) };
+  return {
+    diagnostics: toDiagnostics([...envProblems, ...schemaProblems, ...listProblems], options.locate),
+    warnings,
+  };
 }
 
 /**

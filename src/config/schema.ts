@@ -143,7 +143,7 @@ export const BackendConfigSchema = z.strictObject({
       {
         error: (issue) =>
           Array.isArray(issue.input)
-            ? 'mcp_servers must be a mapping of server name to settings (e.g. "everything: {type: stdio, command: npx, args: [...]}"), not a list'
+            ? 'mcp_servers written as a list needs a unique "name" on every entry (or write a mapping of server name to settings, e.g. "everything: {command: npx, args: [...]}")'
             : undefined,
       },
     )

@@ -51,7 +51,8 @@ describe('tool settings in the config', () => {
     ],
     [{ fs: { command: 'x', args: 'one two' } }, 'mcp_servers.fs.args: expected a list'],
     [{ 'my server': { command: 'x' } }, 'mcp_servers["my server"]: server names may contain only letters'],
-    [[{ name: 'fs', command: 'x' }], 'mcp_servers: mcp_servers must be a mapping of server name to settings'],
+    // MassGen's list form needs a name on every entry.
+    [[{ command: 'x' }], 'mcp_servers: mcp_servers written as a list needs a unique "name" on every entry'],
   ])('a malformed mcp_servers entry names the server and the field: %j', (servers, expected) => {
     const messages = messagesOf(withTools({ mcp_servers: servers }));
     expect(messages.join('\n')).toContain(expected);

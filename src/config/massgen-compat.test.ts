@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostics } from './diagnostics.js';
+import { readMassGenFormat } from './massgen-compat.js';
+import { MASSGEN_KEYS } from './massgen-compat-table.js';
+import { checkConfig, configNotes, parseConfig } from './parse-config.js';
+
+const backend = (extra: Record<string, unknown>) => ({
+  agents: [{ id: 'a', backend: { type: 'openai', model: 'gpt-4o', ...extra } }],
+});
+
+describe("MassGen's config format", () => {
+  it('reads mcp_servers written as a list, and ${cwd} in their arguments', () => {
+    const config = parseConfig(
+      backend({
+        mcp_servers: [
+          {
+            name: 'weather',
+            type: 'stdio',
+            command: 'npx',
+            args: ['-y', 'weather-mcp', '--root', '${cwd}/data'],
+          },
+          {
+            name: 'remote',
+            type: 'streamable-http',
+            url: 'http://localhost:8000/mcp',
+            security: { level: 'high' },
+          },
+        ],
+      }),
+      { env: {}, cwd: '/home/me/project' },
+    );
+    const servers = config.agents[0]?.backend.mcp_servers ?? {};
+    expect(Object.keys(servers)).toEqual(['weather', 'remote']);
+    expect(servers.weather?.args).toEqual(['-y', 'weather-mcp', '--root', '/home/me/project/data']);
+    expect(servers.remote?.url).toBe('http://localhost:8000/mcp');
+    expect(configNotes(config).map((n) => n.message)).toEqual([
+      'agents[0].backend.mcp_servers[1].security (MassGen): MCP security levels are not configurable: stdio servers run in the OS sandbox of agents with a workspace',
+    ]);
+  });
+
+  it('splits a custom tool entry with list-valued name, function and description into one tool each', () => {
+    const { value, notes } = readMassGenFormat(
+      backend({
+        custom_tools: [
+          {
+            name: ['add', 'mul'],
+            function: ['add_fn', 'mul_fn'],
+            description: ['Adds.', 'Multiplies.'],
+            category: 'math',
+            path: 'tools/math.py',
+          },
+          { name: 'web_search', function: 'web_search' },
+        ],
+      }),
+    );
+    expect(
+      (value as { agents: { backend: { custom_tools: unknown } }[] }).agents[0]?.backend.custom_tools,
+    ).toEqual([
+      { name: 'add', function: 'add_fn', description: 'Adds.', path: 'tools/math.py' },
+      { name: 'mul', function: 'mul_fn', description: 'Multiplies.', path: 'tools/math.py' },
+    ]);
+    expect(notes.map((n) => n.message)).toEqual([
+      'agents[0].backend.custom_tools[1] (MassGen): "web_search" is a tool of MassGen\'s built-in library, which massgen does not ship: left out',
+    ]);
+  });
+
+  it("renames MassGen keys to massgen's, converting values, and says which MassGen keys do nothing here", () => {
+    const result = checkConfig(
+      {
+        agent: {
+          backend: {
+            type: 'openai',
+            model: 'gpt-4o',
+            cwd: 'ws',
+            enable_mcp_command_line: true,
+            command_line_execution_mode: 'docker',
+            command_line_docker_image: 'python:3.12',
+            command_line_docker_network_mode: 'bridge',
+            command_line_docker_cpu_limit: '1.5',
+            command_line_allowed_commands: ['ls'],
+          },
+        },
+        orchestrator: { snapshot_storage: 'snapshots', coordination: { use_skills: true } },
+        ui: { type: 'simple' },
+      },
+      { env: {} },
+    );
+    expect(result.diagnostics).toEqual([]);
+    const b = result.config?.agents[0]?.backend;
+    expect(b?.enable_code_execution).toBe(true);
+    expect(b?.execution_mode).toBe('docker');
+    expect(b?.docker).toMatchObject({ image: 'python:3.12', network: true, cpus: 1.5 });
+    expect(result.config?.ui.display_type).toBe('simple');
+    expect(formatDiagnostics(result.warnings)).toBe(
+      [
+        'orchestrator.snapshot_storage (MassGen): answer snapshots are kept automatically in .massgen/snapshots',
+        'orchestrator.coordination.use_skills (MassGen): skills are not supported',
+        'agent.backend.command_line_allowed_commands (MassGen): command allow-lists are not supported: the OS sandbox confines every command instead',
+      ].join('\n'),
+    );
+  });
+
+  it('runs MassGen\'s "local" command mode in the sandbox, and says so', () => {
+    const { config, warnings } = checkConfig(
+      backend({ cwd: 'ws', enable_mcp_command_line: true, command_line_execution_mode: 'local' }),
+      { env: {} },
+    );
+    expect(config?.agents[0]?.backend.execution_mode).toBeUndefined();
+    expect(warnings[0]?.message).toMatch(/"local" mode runs commands here in the OS sandbox/);
+  });
+
+  it("keeps typos errors with suggestions, and massgen's own key when both are given", () => {
+    const typo = checkConfig(backend({ enable_mcp_comand_line: true }), { env: {} });
+    expect(typo.diagnostics[0]?.message).toMatch(/unknown key "enable_mcp_comand_line"/);
+    const both = checkConfig(backend({ execution_mode: 'local', command_line_execution_mode: 'docker' }), {
+      env: {},
+    });
+    expect(both.config?.agents[0]?.backend.execution_mode).toBe('local');
+    expect(both.warnings[0]?.message).toMatch(
+      /command_line_execution_mode \(MassGen\): ignored, execution_mode is set too/,
+    );
+  });
+
+  it("leaves a config in massgen's own format untouched, without notes", () => {
+    const own = backend({ mcp_servers: { fs: { command: 'npx', args: ['x'] } } });
+    const { value, notes } = readMassGenFormat(own);
+    expect(value).toEqual(own);
+    expect(notes).toEqual([]);
+  });
+
+  it('every table row names a MassGen key under a known parent', () => {
+    for (const key of Object.keys(MASSGEN_KEYS))
+      expect(key).toMatch(/^(agent|backend|orchestrator|ui|display|memory)(\.|$)/);
+  });
+});
