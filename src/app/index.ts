@@ -12,6 +12,7 @@ export {
   singleAgentConfig,
   localDefaultConfig,
   formatDiagnostics,
+  configJsonSchema,
   ConfigValidationError,
   type ConfigDiagnostic,
   type MassGenConfig,

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import {
+  configJsonSchema,
   ConfigValidationError,
   DEFAULT_LOCAL_MODEL,
   anyApiKeySet,
@@ -224,6 +225,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return env;
   };
 
+  if (options.showSchema) {
+    io.stdout(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return ExitCode.success;
+  }
   if (options.listExamples) {
     printExampleList(io.stdout);
     return ExitCode.success;

@@ -30,6 +30,7 @@ export interface CliOptions {
   host?: string;
   authToken?: string;
   open: boolean;
+  showSchema: boolean;
 }
 
 const positiveSeconds = (value: string): number => {
@@ -118,6 +119,7 @@ export function buildProgram(): Command {
       false,
     )
     .option('--list-examples', 'list the bundled example configs', false)
+    .option('--show-schema', "print the config file's JSON Schema (for editors: yaml-language-server)", false)
     .option(
       '--example <name>',
       'print a bundled example config, e.g. --example basic/three_agents > team.yaml',

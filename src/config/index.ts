@@ -38,3 +38,4 @@ export { maskSecrets, SECRET_KEY_PATTERN } from './mask-secrets.js';
 export { singleAgentConfig, type SingleAgentOptions } from './single-agent-config.js';
 export { localModelEnv, type LocalModelEnv } from './local-model-env.js';
 export { localDefaultConfig } from './local-default-config.js';
+export { configJsonSchema } from './json-schema.js';
