@@ -11,6 +11,7 @@ const folders = [
   'workspace',
   'config',
   'logging',
+  'bridge',
   'app',
   'cli',
   'tui',
@@ -93,7 +94,9 @@ export default tseslint.config(
   layer('config', ['types', 'util']),
   layer('logging', ['types', 'util']),
   layer('testing', ['types', 'coordination', 'util']),
-  layer('app', ['util', 'types', 'coordination', 'backends', 'tools', 'workspace', 'config', 'logging']),
+  layer('bridge', ['types', 'util']),
+  // The composition root sees every layer beneath it (folders lists them in order, app first above).
+  layer('app', folders.slice(0, folders.indexOf('app'))),
   layer('cli', ['app', 'types', 'util', 'tui', 'server']),
   layer('tui', ['app', 'types', 'util']),
   layer('server', ['app', 'types', 'util']),

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { resolveConfigPath } from './config-relative.js';
+import { loadPythonTools } from './python-tools.js';
+import type { PythonHost } from '../bridge/index.js';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
 import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
@@ -110,27 +112,39 @@ export async function loadAgentCustomTools(
   config: MassGenConfig,
   baseDir: string,
   extra: ToolsByAgent = {},
-  /** MassGen's configs name tool modules from the working directory: tried when not beside the config. */
-  project?: { dir: string; notes: string[] },
+  options: {
+    /** MassGen's configs name tool modules from the working directory: tried when not beside the config. */
+    project?: { dir: string; notes: string[] };
+    /** The run's Python host, for tools written in Python (started on first use). */
+    python?: () => PythonHost;
+  } = {},
 ): Promise<Tool[][]> {
   checkToolsByAgent(config, extra);
+  const { project } = options;
   return Promise.all(
     config.agents.map(async (agent, index) => {
-      const fromConfig = await loadCustomTools(
-        agent.backend.custom_tools.map((entry, toolIndex) => ({
-          name: entry.name,
-          path: resolveConfigPath(entry.path, `agents[${index}].backend.custom_tools[${toolIndex}].path`, {
-            baseDir,
-            projectDir: project?.dir,
-            notes: project?.notes,
-          }),
-          function: entry.function,
-          ...(entry.description === undefined ? {} : { description: entry.description }),
-          ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),
-          ...(entry.read_only === undefined ? {} : { readOnly: entry.read_only }),
-        })),
-        { where: `agents[${index}].backend.custom_tools` },
-      );
+      const entries = agent.backend.custom_tools.map((entry, toolIndex) => ({
+        where: `agents[${index}].backend.custom_tools[${toolIndex}]`,
+        name: entry.name,
+        path: resolveConfigPath(entry.path, `agents[${index}].backend.custom_tools[${toolIndex}].path`, {
+          baseDir,
+          projectDir: project?.dir,
+          notes: project?.notes,
+        }),
+        function: entry.function,
+        ...(entry.description === undefined ? {} : { description: entry.description }),
+        ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),
+        ...(entry.read_only === undefined ? {} : { readOnly: entry.read_only }),
+      }));
+      const isPython = (e: { path: string }) => path.extname(e.path).toLowerCase() === '.py';
+      const python = entries.filter(isPython);
+      const fromConfig = [
+        ...(await loadCustomTools(
+          entries.filter((e) => !isPython(e)),
+          { where: `agents[${index}].backend.custom_tools` },
+        )),
+        ...(python.length > 0 && options.python ? await loadPythonTools(python, options.python()) : []),
+      ];
       const tools = [...fromConfig, ...(extra[agent.id] ?? [])];
       const seen = new Set<string>();
       for (const tool of tools) {

@@ -23,6 +23,7 @@ import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
+import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
 import { coordinationSettings } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
@@ -123,18 +124,29 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     });
   }
   let agents = options.agents;
+  // Started when the first Python custom tool loads; stopped when the run ends (or fails to start).
+  const python: { host: PythonHost | null } = { host: null };
   let workspaces: RunWorkspaces | null = null;
   let warnings: RunWarning[] = [];
   if (!agents) {
-    const custom = await loadAgentCustomTools(config, baseDir, options.tools, { dir: cwd, notes: pathNotes });
-    const prepared = await prepareSandboxes(config, env, {
-      projectDir: cwd,
-      contextPaths,
-      previousWorkspace: options.previousWorkspace ?? null,
-    });
-    workspaces = prepared.workspaces;
-    warnings = prepared.warnings;
-    agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes });
+    try {
+      const custom = await loadAgentCustomTools(config, baseDir, options.tools, {
+        project: { dir: cwd, notes: pathNotes },
+        python: () =>
+          (python.host ??= new PythonHost({ ...(config.python ? { python: config.python } : {}), cwd, env })),
+      });
+      const prepared = await prepareSandboxes(config, env, {
+        projectDir: cwd,
+        contextPaths,
+        previousWorkspace: options.previousWorkspace ?? null,
+      });
+      workspaces = prepared.workspaces;
+      warnings = prepared.warnings;
+      agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes });
+    } catch (error) {
+      await python.host?.close();
+      throw error;
+    }
   }
   // MassGen keys the config used that massgen handles differently or not at all: said at run start.
   warnings = [
@@ -166,17 +178,22 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const logging = options.logging ?? config.ui.logging_enabled;
   let writer: RunLogWriter | null = null;
   if (logging) {
-    writer = await createRunLogWriter({
-      rootDir: options.logRoot ?? path.join(cwd, '.massgen', 'massgen_logs'),
-      ...(options.clock ? { clock: options.clock } : {}),
-      metadata: {
-        config: maskSecrets(config, collectRunSecrets(config, env)),
-        versions: runtimeVersions(),
-        extra: { cwd },
-      },
-    });
-    // status.json exists (phase "starting") before its path is handed out, e.g. printed by --automation.
-    await writer.flush();
+    try {
+      writer = await createRunLogWriter({
+        rootDir: options.logRoot ?? path.join(cwd, '.massgen', 'massgen_logs'),
+        ...(options.clock ? { clock: options.clock } : {}),
+        metadata: {
+          config: maskSecrets(config, collectRunSecrets(config, env)),
+          versions: runtimeVersions(),
+          extra: { cwd },
+        },
+      });
+      // status.json exists (phase "starting") before its path is handed out, e.g. printed by --automation.
+      await writer.flush();
+    } catch (error) {
+      await python.host?.close();
+      throw error;
+    }
   }
 
   let resolveResult!: (result: RunResult) => void;
@@ -215,6 +232,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       }
       dispose();
       const workspaceDir = await deliverWorkspace(workspaces, finished, writer);
+      await python.host?.close();
       await writer?.flush();
       resolveResult({
         ...toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),

@@ -18,7 +18,9 @@ export function workdir(): string {
 }
 
 afterEach(() => {
-  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of tempDirs.splice(0))
+    // A turn cancelled by a second Ctrl-C may still be writing its logs: retry rather than race it.
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** The text of the first user message of a request (history, question and answers). */

@@ -138,11 +138,14 @@ function toolFileProblems(
       warnings.push(...notes.map((message) => ({ path: where, message })));
       if (!existsSync(file)) {
         errors.push({ path: where, message: `${where}: custom tool module not found: ${file}` });
-      } else if (path.extname(file).toLowerCase() === '.py') {
-        errors.push({
+      } else if (
+        path.extname(file).toLowerCase() === '.py' &&
+        !commandExists(config.python ?? 'python3', env, baseDir)
+      ) {
+        warnings.push({
           path: where,
-          message: `${where}: Python custom tools are not supported yet: ${file}`,
-          hint: 'write the tool in TypeScript or JavaScript (defineTool from massgen/tools), or serve it from an MCP server',
+          message: `${where}: a Python custom tool needs ${config.python ?? 'python3'}, which was not found${(config.python ?? '').includes('/') ? '' : ' on PATH'}`,
+          hint: 'install Python 3.9 or newer, or set python: to the interpreter',
         });
       }
     });

@@ -19,6 +19,7 @@ describe('schemaTree', () => {
       'ui',
       'pricing',
       'rate_limits',
+      'python',
     ]);
     expect(keysAt(['agents', 0])).toEqual(['id', 'backend', 'system_message']);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');

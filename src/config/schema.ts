@@ -304,6 +304,8 @@ const RawConfigSchema = z.strictObject({
   pricing: z.record(z.string(), PriceConfigSchema).default(() => ({})),
   /** Client-side rate limits per model name. */
   rate_limits: z.record(z.string(), RateLimitConfigSchema).default(() => ({})),
+  /** The Python interpreter for Python custom tools (default: python3 from PATH). */
+  python: z.string().min(1).optional(),
 });
 
 export type BackendConfig = z.output<typeof BackendConfigSchema>;

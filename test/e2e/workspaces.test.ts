@@ -167,7 +167,6 @@ describe('workspaces through the CLI', () => {
 
   it.each([
     [{ context_paths: [{ path: 'missing' }] }, {}, /context path not found: .*missing/],
-    [{ context_paths: [{ path: 'file.txt' }] }, {}, /context path is a file, not a folder/],
     [{}, { cwd: '../outside' }, /"\.\.\/outside" is outside the project/],
     [{}, { cwd: '/abs/ws' }, /"\/abs\/ws" is outside the project/],
     [

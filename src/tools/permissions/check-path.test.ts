@@ -166,6 +166,20 @@ describe('createPathChecker', () => {
     );
   });
 
+  it('a context path that is a file gives that file alone (MassGen allows file context paths)', async () => {
+    const file = path.join(box.fixture, 'secret.txt');
+    const single = createPathChecker({
+      ...box.policy,
+      contextPaths: [{ path: file, permission: 'write', protectedPaths: [] }],
+    });
+    expect(allowed(await single(file, 'read', 'coordination'))).toBeTruthy();
+    expect(allowed(await single(file, 'write', 'presentation'))).toBeTruthy();
+    expect(refused(await single(file, 'write', 'coordination'))).toBeTruthy();
+    const sibling = path.join(box.fixture, 'sibling.txt');
+    await writeFile(sibling, 'not shared');
+    expect(refused(await single(sibling, 'read', 'coordination'))).toMatch(/outside/);
+  });
+
   it('resolves policy folders that are given through a symlink', async () => {
     const linkToRoot = path.join(box.root, 'root-link');
     await symlink(box.root, linkToRoot);

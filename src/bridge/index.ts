@@ -1,0 +1,8 @@
+export {
+  PythonHost,
+  PythonError,
+  PythonHostStoppedError,
+  PYTHON_HOST_SCRIPT,
+  type PythonFunctionDescription,
+  type PythonHostOptions,
+} from './python-host.js';

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { JsonSchema } from '../types/messages.js';
+import { trackChildProcess } from '../util/child-reaper.js';
+
+/**
+ * The bridge to Python: one `python3` process per run (`python/massgen_tool_host.py`, standard library
+ * only, shipped in the package) that loads Python modules and calls their functions, spoken to in JSON
+ * lines over stdio. Custom tools use it; framework adapters written in Python will too.
+ */
+
+/** Where the host script lives: `python/` at the package root, beside `dist/` and `src/`. */
+export const PYTHON_HOST_SCRIPT = fileURLToPath(
+  new URL('../../python/massgen_tool_host.py', import.meta.url),
+);
+
+/** A Python function as the host describes it: its schema from the signature and docstring. */
+export interface PythonFunctionDescription {
+  function: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** A failure inside Python (an exception in the tool, a module that does not load). */
+export class PythonError extends Error {
+  constructor(
+    message: string,
+    readonly trace: string | undefined,
+  ) {
+    super(message);
+    this.name = 'PythonError';
+  }
+}
+
+/** The host stopped and could not be brought back. */
+export class PythonHostStoppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PythonHostStoppedError';
+  }
+}
+
+interface Pending {
+  resolve: (value: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+}
+
+/** Options of {@link PythonHost}. */
+export interface PythonHostOptions {
+  /** The interpreter (default `python3`, from PATH). */
+  python?: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** How many times a host that died is started again (default 1). */
+  restarts?: number;
+}
+
+const STDERR_KEPT = 4_000;
+
+/**
+ * One Python host process, started on first use. A host that dies is started again once (modules load
+ * again on demand); after that every request fails at once with {@link PythonHostStoppedError}.
+ */
+export class PythonHost {
+  private child: ChildProcess | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private restartsLeft: number;
+  private stopped: string | null = null;
+  private closing = false;
+  private stderr = '';
+
+  constructor(private readonly options: PythonHostOptions) {
+    this.restartsLeft = options.restarts ?? 1;
+  }
+
+  /** The interpreter this host runs. */
+  get python(): string {
+    return this.options.python ?? 'python3';
+  }
+
+  /** Describes `functions` of the module at `path` (imported now, so a broken module fails here). */
+  async load(path: string, functions: readonly string[]): Promise<PythonFunctionDescription[]> {
+    const reply = await this.request({ op: 'load', path, functions });
+    return reply.tools as PythonFunctionDescription[];
+  }
+
+  /** Calls a function; resolves with the text the model reads. `signal` abandons the call. */
+  async call(path: string, fn: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+    const reply = await this.request({ op: 'call', path, function: fn, arguments: args }, signal);
+    return String(reply.text ?? '');
+  }
+
+  /** Stops the host (at the end of the run). */
+  async close(): Promise<void> {
+    this.closing = true;
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin?.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private request(body: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.stopped !== null) return Promise.reject(new PythonHostStoppedError(this.stopped));
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    const child = this.ensureStarted();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(id);
+        child.stdin?.write(`${JSON.stringify({ op: 'cancel', target: id })}\n`);
+        reject(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (value) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      child.stdin?.write(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  }
+
+  private ensureStarted(): ChildProcess {
+    if (this.child) return this.child;
+    const child = spawn(this.python, ['-u', PYTHON_HOST_SCRIPT], {
+      cwd: this.options.cwd,
+      env: { ...this.options.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.stderr = '';
+    // An idle host must not keep the process alive (a prepared run that is never streamed, an exit).
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr])
+      (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    const untrack = child.pid === undefined ? () => {} : trackChildProcess(child.pid);
+    child.stdin?.on('error', () => {});
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => this.onLine(line));
+    const died = (why: string) => {
+      untrack();
+      if (this.child === child) this.child = null;
+      if (this.closing) return;
+      const tail = this.stderr.trim().split('\n').slice(-5).join(' | ');
+      const message = `the Python tool host (${this.python}) ${why}${tail ? `: ${tail}` : ''}`;
+      if (this.restartsLeft > 0) this.restartsLeft--;
+      else this.stopped = `${message}; its tools are off for the rest of this run`;
+      for (const [id, pending] of this.pending) {
+        this.pending.delete(id);
+        pending.reject(new PythonHostStoppedError(message));
+      }
+    };
+    child.once('error', (error) => died(`could not start (${error.message})`));
+    child.once('exit', (code, signal) => died(`stopped (${signal ?? `exit code ${code}`})`));
+    return child;
+  }
+
+  private onLine(line: string): void {
+    let message: { id?: number; ok?: boolean; error?: string; trace?: string } & Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as typeof message;
+    } catch {
+      return; // Not ours: the host keeps the protocol on its own stdout, but be lenient.
+    }
+    const pending = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
+    if (!pending) return;
+    this.pending.delete(message.id as number);
+    if (message.ok) pending.resolve(message);
+    else pending.reject(new PythonError(message.error ?? 'unknown Python error', message.trace));
+  }
+}
