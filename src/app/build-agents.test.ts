@@ -78,17 +78,12 @@ describe('resolveBackendSettings', () => {
     ).toMatch(/the claude backend does not accept top_k/);
   });
 
-  it('refuses Gemini 2 built-in tools, which cannot be combined with coordination', () => {
-    expect(
-      errorOf(() =>
-        resolveBackendSettings(
-          config({ type: 'gemini', model: 'gemini-2.5-flash', enable_web_search: true }),
-          {
-            GOOGLE_API_KEY: 'k',
-          },
-        ),
-      ),
-    ).toMatch(/gemini-2.5-flash cannot combine Google Search or code execution with function calling/);
+  it('accepts Gemini 2 built-in tools (coordination then goes through the text)', () => {
+    const [settings] = resolveBackendSettings(
+      config({ type: 'gemini', model: 'gemini-2.5-flash', enable_web_search: true }),
+      { GOOGLE_API_KEY: 'k' },
+    );
+    expect(settings?.features).toMatchObject({ webSearch: true });
   });
 
   it('checks provider presets with a suggestion', () => {

@@ -3,7 +3,6 @@ import {
   backendTypes,
   findBackendFactory,
   findBuiltInPrice,
-  geminiSupportsToolCombination,
   knownContextWindow,
   rateLimited,
 } from '../backends/index.js';
@@ -93,16 +92,6 @@ function checkCapabilities(
       {
         path: `agents[${index}].backend.thinking.budget_tokens`,
       },
-    );
-  }
-  // Gemini before 3 cannot use built-in tools next to function calling, which every coordination step needs.
-  const builtIn =
-    backend.enable_web_search === true ||
-    (backend.enable_code_execution === true && backend.cwd === undefined);
-  if (factory.type === 'gemini' && builtIn && !geminiSupportsToolCombination(backend.model)) {
-    throw new ConfigError(
-      `${where}: ${backend.model} cannot combine Google Search or code execution with function calling, which coordination needs`,
-      { hint: 'use a Gemini 3 model, or remove enable_web_search / enable_code_execution' },
     );
   }
   const localKeys = (['threads', 'context_size', 'gpu'] as const).filter((k) => backend[k] !== undefined);

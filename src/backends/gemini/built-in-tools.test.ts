@@ -118,24 +118,57 @@ describe('gemini built-in tools', () => {
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
   });
 
-  it('before Gemini 3, a call with function tools offers only the function tools', async () => {
-    fake.server.enqueue({ text: 'ok' });
-    await collect(backend({ features: { webSearch: true } }).stream(request({ tools: [newAnswerTool] })));
-    const body = fake.server.requests[0]?.body;
-    expect(body?.tools).toEqual([
-      {
-        functionDeclarations: [
-          {
-            name: 'new_answer',
-            description: 'Submit an answer.',
-            parameters: {
-              type: 'object',
-              properties: { content: { type: 'string' } },
-              required: ['content'],
+  it('before Gemini 3, built-in tools stay on and function tools go through the text (as MassGen does)', async () => {
+    fake.server.enqueue({
+      text: 'I looked it up: 42.\n```json\n{"tool": "new_answer", "arguments": {"content": "It is 42."}}\n```',
+      chunkSize: 7,
+    });
+    const parts = await collect(
+      backend({ features: { webSearch: true } }).stream(
+        request({
+          messages: [
+            { role: 'system', content: 'You are careful.' },
+            { role: 'user', content: 'What is 6 x 7?' },
+            {
+              role: 'assistant',
+              content: 'Let me check.',
+              toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: '6x7' } }],
             },
-          },
-        ],
+            { role: 'tool', toolCallId: 'c1', toolName: 'lookup', content: '42' },
+          ],
+          tools: [newAnswerTool],
+        }),
+      ),
+    );
+    const body = fake.server.requests[0]?.body;
+    expect(body?.tools).toEqual([{ googleSearch: {} }]);
+    const system = JSON.stringify(body?.systemInstruction);
+    expect(system).toContain('You are careful.');
+    expect(system).toContain('- new_answer: Submit an answer.');
+    const contents = JSON.stringify(body?.contents);
+    expect(contents).toContain('{\\"tool\\":\\"lookup\\",\\"arguments\\":{\\"q\\":\\"6x7\\"}}');
+    expect(contents).toContain('Result of lookup:\\n42');
+    expect(contents).not.toContain('functionCall');
+    const text = parts.flatMap((p) => (p.type === 'text-delta' ? [p.text] : [])).join('');
+    expect(text).toBe('I looked it up: 42.');
+    expect(parts.filter((p) => p.type === 'tool-call')).toEqual([
+      {
+        type: 'tool-call',
+        call: {
+          id: expect.stringMatching(/^prompted_/),
+          name: 'new_answer',
+          arguments: { content: 'It is 42.' },
+        },
       },
+    ]);
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
+  });
+
+  it('before Gemini 3 without built-in tools, function tools are declared as usual', async () => {
+    fake.server.enqueue({ text: 'ok' });
+    await collect(backend().stream(request({ tools: [newAnswerTool] })));
+    expect(fake.server.requests[0]?.body?.tools?.[0]?.functionDeclarations?.map((d) => d.name)).toEqual([
+      'new_answer',
     ]);
   });
 

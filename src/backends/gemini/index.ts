@@ -7,6 +7,7 @@ import {
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import { withGroundingToolCalls } from './grounding-tool-calls.js';
 import { geminiProviderTools, geminiSupportsToolCombination } from './provider-tools.js';
+import { withPromptedToolCalls } from '../prompted-tool-calls.js';
 import { leadingSystemMessagesOnly } from './system-messages.js';
 import { geminiThinkingConfig } from './thinking-options.js';
 
@@ -21,8 +22,8 @@ const PROVIDER_OPTIONS_KEY = 'google';
  * Google's Gemini API (`generativelanguage.googleapis.com`) through `@ai-sdk/google`: streaming, function
  * calling, thinking (`thinkingConfig`), Google Search grounding and code execution.
  *
- * Built-in tools and function tools in one request need Gemini 3; on older models a call that offers
- * function tools leaves the built-in tools out (see {@link geminiSupportsToolCombination}).
+ * Built-in tools and function tools in one request need Gemini 3; on older models with built-in tools
+ * on, function tools are offered through the text (see {@link withPromptedToolCalls}).
  */
 export const geminiBackend: BackendFactory = {
   type: TYPE,
@@ -77,13 +78,16 @@ function createGeminiBackend(settings: BackendSettings): Backend {
       ? plain
       : createLanguageModelBackend({ ...common, providerTools });
   const combines = geminiSupportsToolCombination(settings.model);
+  // Before Gemini 3 the API refuses built-in tools next to function declarations (and the SDK would drop
+  // our function tools to comply): with built-in tools on, the tools go through the text instead, as
+  // MassGen does it.
+  const prompted = withPromptedToolCalls(withBuiltIns);
   return {
     type: TYPE,
     model: settings.model,
     stream(request) {
-      // Before Gemini 3 the API refuses built-in tools next to function declarations, and the SDK would
-      // drop our function tools (new_answer, vote) to comply; the orchestrator's tools must win.
-      const backend = request.tools.length > 0 && !combines ? plain : withBuiltIns;
+      const backend =
+        request.tools.length === 0 || combines ? withBuiltIns : withBuiltIns === plain ? plain : prompted;
       return backend.stream({ ...request, messages: leadingSystemMessagesOnly(request.messages) });
     },
   };
