@@ -137,7 +137,9 @@ function toolFileProblems(
       const file = resolveConfigPath(tool.path, where, { ...dirs, notes });
       warnings.push(...notes.map((message) => ({ path: where, message })));
       if (!existsSync(file)) {
-        errors.push({ path: where, message: `${where}: custom tool module not found: ${file}` });
+        const fromProject = path.resolve(dirs.projectDir, tool.path);
+        const also = path.isAbsolute(tool.path) || fromProject === file ? '' : ` (nor ${fromProject})`;
+        errors.push({ path: where, message: `${where}: custom tool module not found: ${file}${also}` });
       } else if (
         path.extname(file).toLowerCase() === '.py' &&
         !commandExists(config.python ?? 'python3', env, baseDir)
