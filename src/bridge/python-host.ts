@@ -112,7 +112,7 @@ export class PythonHost {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
-        this.pending.delete(id);
+        this.settle(id);
         child.stdin?.write(`${JSON.stringify({ op: 'cancel', target: id })}\n`);
         reject(signal?.reason as Error);
       };
@@ -127,8 +127,27 @@ export class PythonHost {
           reject(error);
         },
       });
+      this.hold(child, true);
       child.stdin?.write(`${JSON.stringify({ id, ...body })}\n`);
     });
+  }
+
+  /** Keeps the event loop alive exactly while requests are in flight. */
+  private hold(child: ChildProcess, active: boolean): void {
+    for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as ({
+      ref?: () => void;
+      unref?: () => void;
+    } | null)[])
+      if (active) handle?.ref?.();
+      else handle?.unref?.();
+  }
+
+  /** Forgets a request; lets the process go idle when it was the last. */
+  private settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    this.pending.delete(id);
+    if (this.pending.size === 0 && this.child) this.hold(this.child, false);
+    return pending;
   }
 
   private ensureStarted(): ChildProcess {
@@ -140,10 +159,9 @@ export class PythonHost {
     });
     this.child = child;
     this.stderr = '';
-    // An idle host must not keep the process alive (a prepared run that is never streamed, an exit).
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr])
-      (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    // An idle host must not keep the process alive (a prepared run that is never streamed, an exit);
+    // a host with requests in flight must (see hold).
+    this.hold(child, this.pending.size > 0);
     const untrack = child.pid === undefined ? () => {} : trackChildProcess(child.pid);
     child.stdin?.on('error', () => {});
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {
@@ -159,7 +177,7 @@ export class PythonHost {
       if (this.restartsLeft > 0) this.restartsLeft--;
       else this.stopped = `${message}; its tools are off for the rest of this run`;
       for (const [id, pending] of this.pending) {
-        this.pending.delete(id);
+        this.settle(id);
         pending.reject(new PythonHostStoppedError(message));
       }
     };
@@ -175,9 +193,8 @@ export class PythonHost {
     } catch {
       return; // Not ours: the host keeps the protocol on its own stdout, but be lenient.
     }
-    const pending = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
+    const pending = typeof message.id === 'number' ? this.settle(message.id) : undefined;
     if (!pending) return;
-    this.pending.delete(message.id as number);
     if (message.ok) pending.resolve(message);
     else pending.reject(new PythonError(message.error ?? 'unknown Python error', message.trace));
   }

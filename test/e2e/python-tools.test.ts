@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMassGen } from '../../src/app/run-massgen.js';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
-import { agentEntry, makeWorkdir, useFakeServer } from './cli-harness.js';
+import { agentEntry, makeWorkdir, runCli, useFakeServer, writeConfig } from './cli-harness.js';
 
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
 const hasPython = python.status === 0;
@@ -176,6 +176,26 @@ describe.skipIf(!hasPython)('Python custom tools', () => {
       /agents\[0\]\.backend\.custom_tools\[0\]\.function: two_num_tool in .*tools\.py could not be loaded: ModuleNotFoundError: No module named 'not_a_module_anywhere'/,
     );
     expect(fake.server.requests).toHaveLength(0);
+    expect(hostsIn(cwd)).toBe(0);
+  });
+
+  it('through the built CLI: the run waits for Python, prints the MassGen notes, and leaves no host behind', async () => {
+    fake.server.setHandler(callInTurn([{ name: 'two_num_tool', arguments: { x: 20, y: 22 } }]));
+    const { cwd, config } = setUp();
+    writeConfig(cwd, { ...config, orchestrator: { snapshot_storage: 'snapshots' } }, 'team.yaml');
+
+    const result = await runCli(['--config', 'team.yaml', '--no-display', 'Add them.'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutMs: 30_000,
+    });
+
+    expect(result.stderr).toBe(
+      'massgen: warning: orchestrator.snapshot_storage (MassGen): answer snapshots are kept automatically in .massgen/snapshots\n',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('↳ two_num_tool: The sum of 20 and 22 is 42');
+    expect(result.stdout).toContain('Read: The sum of 20 and 22 is 42');
     expect(hostsIn(cwd)).toBe(0);
   });
 });
