@@ -86,6 +86,24 @@ describe('resolveBackendSettings', () => {
     expect(settings?.features).toMatchObject({ webSearch: true });
   });
 
+  it('requires a model, except for agents from other frameworks, which need a module instead', () => {
+    expect(
+      errorOf(() =>
+        resolveBackendSettings(config({ type: 'openai', model: undefined }), { OPENAI_API_KEY: 'k' }),
+      ),
+    ).toMatch(/missing required key "model" at agents\[0\]\.backend/);
+    expect(
+      errorOf(() => resolveBackendSettings(config({ type: 'ai_sdk_agent', model: undefined }), {})),
+    ).toMatch(/the ai_sdk_agent backend needs module:/);
+    expect(
+      errorOf(() =>
+        resolveBackendSettings(config({ type: 'openai', model: 'gpt-4o', module: './a.ts' }), {
+          OPENAI_API_KEY: 'k',
+        }),
+      ),
+    ).toMatch(/module and export are for agents from other frameworks/);
+  });
+
   it('checks provider presets with a suggestion', () => {
     expect(
       errorOf(() =>

@@ -10,6 +10,7 @@ import { localModelEnv, type AgentConfig, type BackendConfig, type MassGenConfig
 import type { AgentSpec } from '../coordination/index.js';
 import type {
   BackendCapabilities,
+  Backend,
   BackendFactory,
   BackendFeatures,
   BackendSettings,
@@ -151,10 +152,33 @@ export function resolveAgentSettings(
     }
   }
   checkCapabilities(where, index, factory, backend);
+  if (factory.external) {
+    if (backend.module === undefined) {
+      throw new ConfigError(
+        `${where}: the ${factory.type} backend needs module: (the file that exports the agent)`,
+        {
+          path: `agents[${index}].backend.module`,
+          hint: 'e.g. module: ./agent.ts and export: agent',
+        },
+      );
+    }
+  } else if (backend.model === undefined) {
+    throw new ConfigError(`missing required key "model" at agents[${index}].backend`, {
+      path: `agents[${index}].backend.model`,
+      hint: `the ${factory.type} backend needs a model name`,
+    });
+  } else if (backend.module !== undefined || backend.export !== undefined) {
+    throw new ConfigError(
+      `${where}: module and export are for agents from other frameworks, not the ${factory.type} backend`,
+      {
+        path: `agents[${index}].backend.module`,
+      },
+    );
+  }
 
   const settings: BackendSettings = {
     type: factory.type,
-    model: backend.model,
+    model: modelLabel(backend),
     providerOptions: { ...backend.provider_options },
     features: featuresOf(backend),
   };
@@ -206,6 +230,11 @@ export function resolveAgentSettings(
   return { settings, factory };
 }
 
+/** The model an agent runs, or for an agent that brings its own, a label naming it (`ai_sdk_agent:agent`). */
+export function modelLabel(backend: Pick<BackendConfig, 'type' | 'model' | 'export'>): string {
+  return backend.model ?? `${backend.type}:${backend.export ?? 'default'}`;
+}
+
 /** The resolved backend settings of every agent, checked against the registry (no backend built yet). */
 export function resolveBackendSettings(config: MassGenConfig, env: Env): BackendSettings[] {
   return config.agents.map((agent, index) => resolveAgentSettings(agent, index, env).settings);
@@ -254,6 +283,8 @@ export interface AgentToolInputs {
   baseDir: string;
   /** Per agent id: the workspace its filesystem tools and commands are confined to. */
   sandboxes?: ReadonlyMap<string, AgentSandbox>;
+  /** Agents from other frameworks, loaded by position (see `loadExternalAgents`). */
+  externals?: ReadonlyMap<number, { agent: unknown; module: string; export: string }>;
 }
 
 /**
@@ -268,7 +299,20 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
   const limiters = new Map<string, RateLimiter>();
   return config.agents.map((agent, index) => {
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
-    let backend = factory.create(settings);
+    const external = tools?.externals?.get(index);
+    if (external) settings.external = external;
+    let backend: Backend;
+    try {
+      backend = factory.create(settings);
+    } catch (error) {
+      // A backend that cannot be made from what the config names (e.g. an export that is not an agent).
+      if (error instanceof ConfigError && error.path === undefined)
+        throw new ConfigError(`agents[${index}] (${agent.id}): ${error.message}`, {
+          path: `agents[${index}].backend`,
+          ...(error.hint ? { hint: error.hint } : {}),
+        });
+      throw error;
+    }
     const limits = config.rate_limits[settings.model];
     if (limits) {
       let limiter = limiters.get(settings.model);

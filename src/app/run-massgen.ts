@@ -23,6 +23,7 @@ import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
+import { loadExternalAgents } from './external-agents.js';
 import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
 import { coordinationSettings } from './coordination-settings.js';
@@ -135,6 +136,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         python: () =>
           (python.host ??= new PythonHost({ ...(config.python ? { python: config.python } : {}), cwd, env })),
       });
+      const externals = await loadExternalAgents(config, baseDir, { dir: cwd, notes: pathNotes });
       const prepared = await prepareSandboxes(config, env, {
         projectDir: cwd,
         contextPaths,
@@ -142,7 +144,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       workspaces = prepared.workspaces;
       warnings = prepared.warnings;
-      agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes });
+      agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes, externals });
     } catch (error) {
       await python.host?.close();
       throw error;

@@ -16,7 +16,7 @@ import type { ErrorInfo, RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
 import { systemClock } from '../util/clock.js';
-import { secretValues, type Env } from './build-agents.js';
+import { modelLabel, secretValues, type Env } from './build-agents.js';
 import { prepareRun, type MassGenOptions, type PreparedRun } from './run-massgen.js';
 
 export {
@@ -333,7 +333,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   const configSource = source ?? (typeof input === 'string' ? path.resolve(cwd, input) : 'config object');
   const agents: SessionAgent[] = options.agents
     ? options.agents.map((a: AgentSpec) => ({ id: a.id, backend: a.backend.type, model: a.backend.model }))
-    : config.agents.map((a) => ({ id: a.id, backend: a.backend.type, model: a.backend.model }));
+    : config.agents.map((a) => ({ id: a.id, backend: a.backend.type, model: modelLabel(a.backend) }));
   const storeRoot = path.resolve(root ?? defaultSessionsRoot(cwd));
 
   let session: Session | null = resumed ?? null;

@@ -7,7 +7,8 @@ import {
   type MassGenConfig,
 } from '../config/index.js';
 import { ConfigError } from '../types/errors.js';
-import { resolveAgentSettings, type Env } from './build-agents.js';
+import { findBackendFactory } from '../backends/index.js';
+import { modelLabel, resolveAgentSettings, type Env } from './build-agents.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
 import { resolveConfigPath } from './config-relative.js';
 import { describeSandbox, planCommands } from './sandboxes.js';
@@ -50,7 +51,11 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
   };
   if (!result.config) return report;
   const config: MassGenConfig = result.config;
-  report.agents = config.agents.map((a) => ({ id: a.id, backend: a.backend.type, model: a.backend.model }));
+  report.agents = config.agents.map((a) => ({
+    id: a.id,
+    backend: a.backend.type,
+    model: modelLabel(a.backend),
+  }));
   // Check agents one by one so every problem is reported, not just the first.
   config.agents.forEach((agent, index) => {
     try {
@@ -101,6 +106,15 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     if (!(error instanceof ConfigError)) throw error;
     report.errors.push(asDiagnostic(error));
   }
+  // Agents from other frameworks: their module must be there (it is imported only when a run starts).
+  config.agents.forEach((agent, index) => {
+    const { module } = agent.backend;
+    if (module === undefined || !findBackendFactory(agent.backend.type)?.external) return;
+    const where = `agents[${index}].backend.module`;
+    const file = resolveConfigPath(module, where, { baseDir: path.dirname(report.file), projectDir: cwd });
+    if (!existsSync(file))
+      report.errors.push({ path: where, message: `${where}: agent module not found: ${file}` });
+  });
   const toolProblems = toolFileProblems(config, { baseDir: path.dirname(report.file), projectDir: cwd }, env);
   report.errors.push(...toolProblems.errors);
   report.warnings.push(...toolProblems.warnings);

@@ -13,6 +13,7 @@ import {
 } from './local-servers/index.js';
 import { localBackend } from './local/index.js';
 import { openAIBackend } from './openai/index.js';
+import { aiSdkAgentBackend } from './external/ai-sdk-agent.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
 export const backendFactories: readonly BackendFactory[] = [
@@ -28,6 +29,7 @@ export const backendFactories: readonly BackendFactory[] = [
   lmstudioBackend,
   ollamaBackend,
   localBackend,
+  aiSdkAgentBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

@@ -94,7 +94,12 @@ export const CustomToolConfigSchema = z.strictObject({
 export const BackendConfigSchema = z.strictObject({
   /** Which backend family; the app layer checks it against the backend registry. */
   type: z.string().min(1, { error: 'must not be empty' }),
-  model: z.string().min(1, { error: 'must not be empty' }),
+  /** Required by every backend except agents from other frameworks, which bring their own (checked by the app). */
+  model: z.string().min(1, { error: 'must not be empty' }).optional(),
+  /** An agent from another framework (`type: ai_sdk_agent`, …): its module, relative to the config file. */
+  module: z.string().min(1).optional(),
+  /** The module's export that is the agent (default: `default`). */
+  export: z.string().min(1).optional(),
   base_url: z.url({ protocol: /^https?$/ }).optional(),
   api_key: z.string().optional(),
   temperature: z.number().min(0).max(2).optional(),

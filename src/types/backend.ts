@@ -101,6 +101,8 @@ export interface BackendSettings {
   extraBody?: Record<string, unknown>;
   /** For the `local` backend only. */
   local?: LocalModelSettings;
+  /** For agents from other frameworks: the object the config's `module` exports under `export`. */
+  external?: { agent: unknown; module: string; export: string };
 }
 
 /** What a backend can do; asking for an unsupported feature is a config error naming the backend. */
@@ -147,4 +149,9 @@ export interface BackendFactory {
    */
   prepare?(settings: BackendSettings, context: PrepareContext): Promise<void>;
   create(settings: BackendSettings): Backend;
+  /**
+   * The agent brings its own model (an agent from another framework): `model` is optional and only a
+   * label; `module` and `export` name the agent.
+   */
+  external?: true;
 }

@@ -201,6 +201,7 @@ describe('--list-backends', () => {
       'lmstudio',
       'ollama',
       'local',
+      'ai_sdk_agent',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');

@@ -103,71 +103,7 @@ async function* streamOnce(
       onError: () => {},
     });
     reader = result.fullStream.getReader();
-    for (;;) {
-      const next = await untilAborted(reader.read(), signal);
-      if (next.done) break;
-      const part = next.value;
-      switch (part.type) {
-        case 'text-delta':
-          if (part.text !== '') yield { type: 'text-delta', text: part.text };
-          break;
-        case 'reasoning-delta':
-          if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
-          break;
-        case 'tool-call':
-          if (part.providerExecuted === true) {
-            yield {
-              type: 'provider-tool-call',
-              callId: part.toolCallId,
-              toolName: part.toolName,
-              input: part.input,
-            };
-            break;
-          }
-          // Invalid calls (unparseable JSON, unknown tool) still carry `input`: the parsed value when it
-          // parsed, else the raw string. The orchestrator answers them with a tool error.
-          yield {
-            type: 'tool-call',
-            call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
-          };
-          break;
-        case 'tool-result':
-          if (part.providerExecuted === true) {
-            yield {
-              type: 'provider-tool-result',
-              callId: part.toolCallId,
-              toolName: part.toolName,
-              output: part.output,
-              isError: false,
-            };
-          }
-          break;
-        case 'tool-error':
-          if (part.providerExecuted === true) {
-            yield {
-              type: 'provider-tool-result',
-              callId: part.toolCallId,
-              toolName: part.toolName,
-              output: String(part.error),
-              isError: true,
-            };
-          }
-          break;
-        case 'finish':
-          yield { type: 'finish', finishReason: part.finishReason, usage: toTokenUsage(part.totalUsage) };
-          return;
-        case 'error':
-          throw part.error;
-        case 'abort':
-          throw signal.aborted ? signal.reason : new Error('the model call was aborted');
-        default:
-          // Start/end markers, tool-input streaming, the SDK's own tool-error for invalid calls, etc.
-          break;
-      }
-    }
-    throw new ProviderError(options.type, `${options.type}: the model stream ended without a finish event`, {
-      retryable: true,
-    });
+    yield* modelStreamParts(reader, signal, options.type);
   } catch (error) {
     throw errorToThrow(error, signal, errorContext);
   } finally {
@@ -176,10 +112,78 @@ async function* streamOnce(
   }
 }
 
+/**
+ * The AI SDK's full stream as massgen's stream parts. Calls of `ownTools` — tools that run inside the
+ * model's own loop, like an AI SDK agent's — are reported as provider-executed, as built-in tools are.
+ */
+export async function* modelStreamParts(
+  reader: ReadableStreamDefaultReader<FullStreamPart>,
+  signal: AbortSignal,
+  type: string,
+  ownTools: ReadonlySet<string> = new Set(),
+): AsyncGenerator<ModelStreamPart> {
+  for (;;) {
+    const next = await untilAborted(reader.read(), signal);
+    if (next.done) break;
+    const part = next.value;
+    switch (part.type) {
+      case 'text-delta':
+        if (part.text !== '') yield { type: 'text-delta', text: part.text };
+        break;
+      case 'reasoning-delta':
+        if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
+        break;
+      case 'tool-call':
+        if (part.providerExecuted === true || ownTools.has(part.toolName)) {
+          yield {
+            type: 'provider-tool-call',
+            callId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+          };
+          break;
+        }
+        // Invalid calls (unparseable JSON, unknown tool) still carry `input`: the parsed value when it
+        // parsed, else the raw string. The orchestrator answers them with a tool error.
+        yield {
+          type: 'tool-call',
+          call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
+        };
+        break;
+      case 'tool-result':
+      case 'tool-error':
+        if (part.providerExecuted === true || ownTools.has(part.toolName)) {
+          const failed = part.type === 'tool-error';
+          yield {
+            type: 'provider-tool-result',
+            callId: part.toolCallId,
+            toolName: part.toolName,
+            output: failed ? String(part.error) : part.output,
+            isError: failed,
+          };
+        }
+        break;
+      case 'finish':
+        yield { type: 'finish', finishReason: part.finishReason, usage: toTokenUsage(part.totalUsage) };
+        return;
+      case 'error':
+        throw part.error;
+      case 'abort':
+        throw signal.aborted ? signal.reason : new Error('the model call was aborted');
+      default:
+        // Start/end markers, tool-input streaming, the SDK's own tool-error for invalid calls, etc.
+        break;
+    }
+  }
+  throw new ProviderError(type, `${type}: the model stream ended without a finish event`, {
+    retryable: true,
+  });
+}
+
 type FullStreamPart =
   ReturnType<typeof streamText<ToolSet>>['fullStream'] extends ReadableStream<infer P> ? P : never;
 
-function toToolSet(definitions: readonly ToolDefinition[]): ToolSet {
+export function toToolSet(definitions: readonly ToolDefinition[]): ToolSet {
   const tools: ToolSet = {};
   for (const definition of definitions) {
     // No `execute`: the SDK reports the call and stops; the orchestrator runs tools between steps.
@@ -191,7 +195,7 @@ function toToolSet(definitions: readonly ToolDefinition[]): ToolSet {
   return tools;
 }
 
-function toTokenUsage(usage: LanguageModelUsage): TokenUsage {
+export function toTokenUsage(usage: LanguageModelUsage): TokenUsage {
   return {
     inputTokens: usage.inputTokens ?? 0,
     outputTokens: usage.outputTokens ?? 0,

@@ -71,7 +71,8 @@ describeWithTinyModel('LlamaLanguageModel on the tiny model', () => {
   });
 
   it('stops at maxOutputTokens with finish reason length', async () => {
-    const { backend } = tinyBackend({ maxTokens: 20, temperature: 0.7 });
+    // Greedy: with sampling, an end-of-story token could now and then come before the budget does.
+    const { backend } = tinyBackend({ maxTokens: 20, temperature: 0 });
     const parts = await collect(backend.stream(request({ messages: story })));
     const finish = finishOf(parts);
     expect(finish.finishReason).toBe('length');

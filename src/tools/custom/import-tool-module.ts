@@ -16,7 +16,11 @@ const TYPESCRIPT_EXTENSIONS: ReadonlySet<string> = new Set(['.ts', '.mts', '.cts
  * @param where the config path of the entry's `path` key, e.g. `agents[0].backend.custom_tools[1].path`.
  * @throws ConfigError when the file is missing, has an unsupported extension or fails to load.
  */
-export async function importToolModule(path: string, where: string): Promise<ToolModule> {
+export async function importToolModule(
+  path: string,
+  where: string,
+  what = 'custom tool module',
+): Promise<ToolModule> {
   if (!isAbsolute(path)) {
     throw new ConfigError(`${where}: the module path must be absolute, got "${path}"`, {
       path: where,
@@ -25,15 +29,15 @@ export async function importToolModule(path: string, where: string): Promise<Too
   }
   const kind = await fileKind(path);
   if (kind !== 'file') {
-    throw new ConfigError(
-      `${where}: ${kind === 'missing' ? 'custom tool module not found' : 'not a file'}: ${path}`,
-      { path: where, hint: 'paths are relative to the config file; check the spelling and the folder' },
-    );
+    throw new ConfigError(`${where}: ${kind === 'missing' ? `${what} not found` : 'not a file'}: ${path}`, {
+      path: where,
+      hint: 'paths are relative to the config file; check the spelling and the folder',
+    });
   }
   const extension = extname(path).toLowerCase();
   const typescript = TYPESCRIPT_EXTENSIONS.has(extension);
   if (!typescript && !NATIVE_EXTENSIONS.has(extension)) {
-    throw new ConfigError(`${where}: unsupported custom tool module type "${extension || path}": ${path}`, {
+    throw new ConfigError(`${where}: unsupported ${what} type "${extension || path}": ${path}`, {
       path: where,
       hint: 'use a .js, .mjs, .cjs, .ts, .mts or .cts file',
     });

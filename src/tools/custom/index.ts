@@ -4,3 +4,4 @@ export {
   type CustomToolSettings,
   type LoadCustomToolsOptions,
 } from './load-custom-tools.js';
+export { importToolModule, type ToolModule } from './import-tool-module.js';
