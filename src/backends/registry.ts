@@ -14,6 +14,7 @@ import {
 import { localBackend } from './local/index.js';
 import { openAIBackend } from './openai/index.js';
 import { aiSdkAgentBackend } from './external/ai-sdk-agent.js';
+import { openAIAgentsBackend } from './external/openai-agents.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
 export const backendFactories: readonly BackendFactory[] = [
@@ -30,6 +31,7 @@ export const backendFactories: readonly BackendFactory[] = [
   ollamaBackend,
   localBackend,
   aiSdkAgentBackend,
+  openAIAgentsBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

@@ -3,56 +3,25 @@
  * its model is pointed at the fake OpenAI-compatible server, its own tool runs inside its loop, and it
  * reaches consensus through massgen's workflow tools.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runMassGen } from '../../src/app/run-massgen.js';
-import {
-  convergingTeam,
-  type FakeChatRequestBody,
-  type FakeResponse,
-  type FakeRequestView,
-} from '../../src/testing/index.js';
-import type { RunEvent } from '../../src/types/events.js';
-import { agentEntry, makeWorkdir, persona, REPO_ROOT, useFakeServer } from './cli-harness.js';
+import { makeWorkdir } from './cli-harness.js';
+import { useExternalAgentTeam } from './external-agents.test-support.js';
 
-const fake = useFakeServer();
-const MODULE = path.join(REPO_ROOT, 'test', 'fixtures', 'agents', 'researcher.mjs');
-beforeAll(() => {
-  process.env.MASSGEN_TEST_OPENAI_URL = fake.server.url;
+const {
+  fake,
+  module: MODULE,
+  run,
+} = useExternalAgentTeam({
+  file: 'researcher.mjs',
+  ownTool: 'lookup',
+  args: { topic: 'multiplication' },
+  marker: 'fact about',
 });
-afterAll(() => {
-  delete process.env.MASSGEN_TEST_OPENAI_URL;
-});
-
-const team = convergingTeam({ answer: '6 x 7 = 42', final: 'It is 42.' });
-/** The researcher looks the topic up once per request chain, then acts like everyone else. */
-function handler(body: FakeChatRequestBody, index: number, view: FakeRequestView): FakeResponse {
-  const lookedUp = (body.messages ?? []).some(
-    (m) => m.role === 'tool' && String(m.content).includes('fact about'),
-  );
-  if (view.toolNames.includes('lookup') && view.toolNames.includes('new_answer') && !lookedUp)
-    return { toolCalls: [{ name: 'lookup', arguments: { topic: 'multiplication' } }] };
-  return team(body, index, view);
-}
 
 describe('an AI SDK agent as a team member', () => {
   it('runs its own loop and tool, then answers and votes with the native agents to consensus', async () => {
-    fake.server.setHandler(handler);
-    const events: RunEvent[] = [];
-    const result = await runMassGen({
-      config: {
-        agents: [
-          { id: 'researcher', backend: { type: 'ai_sdk_agent', module: MODULE, export: 'researcher' } },
-          agentEntry('native1', fake.server.url, { system_message: persona('native1') }),
-          agentEntry('native2', fake.server.url, { system_message: persona('native2') }),
-        ],
-      },
-      question: 'What is 6 times 7?',
-      cwd: makeWorkdir(),
-      env: {},
-      logging: false,
-      onEvent: (event) => events.push(event),
-    });
+    const { result, events } = await run('researcher', 'ai_sdk_agent', 'researcher');
 
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('completed');
@@ -78,7 +47,7 @@ describe('an AI SDK agent as a team member', () => {
   });
 
   it('a module without the named export, or an export that is not an agent, is a config error naming it', async () => {
-    const run = (exportName: string) =>
+    const start = (exportName: string) =>
       runMassGen({
         config: {
           agents: [{ id: 'r', backend: { type: 'ai_sdk_agent', module: MODULE, export: exportName } }],
@@ -88,10 +57,10 @@ describe('an AI SDK agent as a team member', () => {
         env: {},
         logging: false,
       });
-    await expect(run('reseacher')).rejects.toThrow(
+    await expect(start('reseacher')).rejects.toThrow(
       /has no export named "reseacher" — did you mean "researcher"\? \(its exports: notAnAgent, researcher\)/,
     );
-    await expect(run('notAnAgent')).rejects.toThrow(
+    await expect(start('notAnAgent')).rejects.toThrow(
       /agents\[0\] \(r\): the export "notAnAgent" of .*researcher\.mjs is not an AI SDK agent/,
     );
     await expect(

@@ -202,6 +202,7 @@ describe('--list-backends', () => {
       'ollama',
       'local',
       'ai_sdk_agent',
+      'openai_agents',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');

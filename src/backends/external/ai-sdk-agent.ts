@@ -6,6 +6,7 @@ import type {
   ModelRequest,
   ModelStreamPart,
 } from '../../types/backend.js';
+import { externalAgentFactory } from './external-factory.js';
 import { ConfigError } from '../../types/errors.js';
 import { toModelMessages } from '../ai-sdk/convert-messages.js';
 import { modelStreamParts, toToolSet } from '../ai-sdk/language-model-backend.js';
@@ -51,18 +52,7 @@ function asAgent(value: unknown, settings: BackendSettings): Required<AgentLike>
 export const aiSdkAgentBackend: BackendFactory = {
   type: TYPE,
   description: 'An AI SDK agent (ToolLoopAgent from "ai") exported by your module (module:, export:)',
-  capabilities: {
-    streaming: true,
-    tools: true,
-    webSearch: false,
-    codeExecution: false,
-    reasoning: true,
-    imagesIn: false,
-  },
-  apiKeyEnvs: () => [],
-  defaultBaseUrl: () => undefined,
-  keyOptional: () => true,
-  external: true,
+  ...externalAgentFactory({ reasoning: true }),
   create(settings: BackendSettings): Backend {
     const agent = asAgent(settings.external?.agent, settings);
     const own = new Set(Object.keys(agent.tools));
