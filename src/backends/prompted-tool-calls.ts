@@ -57,7 +57,7 @@ export function promptedMessages(request: ModelRequest): ChatMessage[] {
 function holdFrom(text: string): number {
   const fence = text.indexOf(FENCE);
   const brace = text.search(/(^|\n)\s*\{\s*"tool"/);
-  const candidates = [fence, brace === -1 ? -1 : brace].filter((i) => i !== -1);
+  const candidates = [fence, brace].filter((i) => i !== -1);
   // A partial fence or brace at the very end may still grow into one.
   const tail = /`{1,2}$|\{\s*$|\{\s*"?t?o?o?l?$/.exec(text);
   if (tail) candidates.push(tail.index);

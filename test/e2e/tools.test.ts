@@ -85,7 +85,7 @@ function toolHandler(options: {
 }
 
 const eventsOf = (cwd: string) => readEvents(onlyLogDir(cwd));
-const sandbox = sandboxSupport();
+const sandbox = sandboxSupport(process.env.PATH);
 const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
   events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 

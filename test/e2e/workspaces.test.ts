@@ -210,7 +210,7 @@ describe('workspaces through the CLI', () => {
   });
 });
 
-const sandbox = sandboxSupport();
+const sandbox = sandboxSupport(process.env.PATH);
 
 describe('code execution through the CLI', () => {
   it.skipIf(!sandbox.ok)(

@@ -120,7 +120,7 @@ describe('a run killed or stopped at any moment', () => {
     await waitFor(() => processesTagged(tag).length === 0, 5_000, 'the MCP servers to be gone');
   });
 
-  const sandbox = sandboxSupport();
+  const sandbox = sandboxSupport(process.env.PATH);
   it.each([
     ['local', 'a second Ctrl-C'],
     ['sandbox', 'kill -9'],

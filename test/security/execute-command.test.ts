@@ -34,7 +34,7 @@ let provider: ToolProvider;
 let sandboxed: ToolProvider | null = null;
 let server: Server;
 let serverUrl: string;
-const support = sandboxSupport();
+const support = sandboxSupport(process.env.PATH);
 const hasCompiler = spawnSync('sh', ['-c', 'command -v cc']).status === 0;
 const SLASH_NAMES = ['x', 'f', 'escape.txt', 'b', 'out', 'link'];
 const slashBefore = SLASH_NAMES.filter((name) => existsSync(path.join('/', name)));
@@ -62,7 +62,7 @@ function jailed(
 
 /** The sandbox the app builds for an agent: the fixture is a `read` context path, `writeContext` a `write` one. */
 function layout(phase: ToolContext['phase'], network = false): SandboxLayout {
-  const home = homeLayout();
+  const home = homeLayout(process.env);
   const writable = phase === 'presentation' ? [writeContext] : [];
   return {
     workspace: ws,

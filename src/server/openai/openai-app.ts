@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -13,6 +13,7 @@ import {
 } from '../../app/index.js';
 import type { RunResult } from '../../types/run-result.js';
 import { systemClock, type Clock } from '../../util/clock.js';
+import { sameToken } from '../web/auth.js';
 import { answerCompletion } from './chat-completions.js';
 import { badRequest, ChatCompletionRequestSchema, messagesOf, WireError } from './chat-wire.js';
 import { RunSlots, ServerBusyError } from './run-slots.js';
@@ -65,11 +66,10 @@ export function servedModels(cwd: string, config: string): ServedModel[] {
   return models;
 }
 
-function bearerMatches(request: Request, key: string): boolean {
+/** The `Authorization: Bearer …` value (compared in constant time by `sameToken`). */
+function bearerOf(request: Request): string | null {
   const header = request.headers.get('authorization') ?? '';
-  const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7).trim() : '');
-  const expected = Buffer.from(key);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : null;
 }
 
 const errorResponse = (c: Context, error: WireError) =>
@@ -107,7 +107,7 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== 'null' && new URL(origin).host !== c.req.header('host'))
       throw new WireError(403, 'cross-origin requests are refused', 'invalid_request_error', 'forbidden');
-    if (options.apiKey && !bearerMatches(c.req.raw, options.apiKey)) {
+    if (options.apiKey && !sameToken(bearerOf(c.req.raw), options.apiKey)) {
       throw new WireError(
         401,
         'missing or incorrect API key: send the key massgen serve was started with as "Authorization: Bearer KEY"',

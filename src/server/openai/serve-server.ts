@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { validateConfig } from '../../app/index.js';
 import { ConfigError } from '../../types/errors.js';
 import { isLoopbackHost } from '../web/auth.js';
+import { listen } from '../listen.js';
 import { createOpenAIApp, type OpenAIAppOptions } from './openai-app.js';
 
 /** Options of {@link startServeServer}. */
@@ -55,23 +54,14 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       ...(first?.hint ? { hint: first.hint } : {}),
     });
   }
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const started = serve({ fetch: served.fetch, hostname: host, port: options.port ?? 4000 }, () =>
-      resolve(started),
-    );
-    started.once('error', reject);
-  });
-  const port = (server.address() as AddressInfo).port;
-  const shown = host.includes(':') ? `[${host}]` : host;
+  const listening = await listen(served.fetch, host, options.port ?? 4000);
   return {
-    url: `http://${shown}:${port}/v1`,
-    port,
+    url: `${listening.origin}/v1`,
+    port: listening.port,
     warnings: report.warnings.map((w) => w.message),
     close: async () => {
       served.close();
-      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      await closing;
+      await listening.close();
     },
   };
 }

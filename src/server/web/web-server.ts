@@ -1,13 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { serve, type ServerType } from '@hono/node-server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ConfigError } from '../../types/errors.js';
 import type { RunEvent } from '../../types/events.js';
 import { isLoopbackHost, newToken, sameToken, tokenFromUpgrade } from './auth.js';
 import { DONE, UnknownRunError } from './run-hub.js';
 import { createWebApp, type WebAppOptions } from './web-app.js';
+import { listen } from '../listen.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions extends Omit<WebAppOptions, 'authToken'> {
@@ -50,12 +49,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const { app, hub } = createWebApp({ ...options, ...(authToken ? { authToken } : {}) });
   const sockets = new WebSocketServer({ noServer: true });
 
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 8000 }, () =>
-      resolve(started),
-    );
-    started.once('error', reject);
-  });
+  const listening = await listen(app.fetch, host, options.port ?? 8000);
+  const { server } = listening;
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refuse = (status: number, text: string) => {
@@ -89,20 +84,16 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
   };
 
-  const port = (server.address() as AddressInfo).port;
-  const shown = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shown}:${port}/${authToken ? `?token=${authToken}` : ''}`;
+  const url = `${listening.origin}/${authToken ? `?token=${authToken}` : ''}`;
   return {
     url,
-    port,
+    port: listening.port,
     authToken: authToken ?? null,
     close: async () => {
       hub.close();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
-      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      await closing;
+      await listening.close();
     },
   };
 }

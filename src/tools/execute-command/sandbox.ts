@@ -38,7 +38,7 @@ let cached: { path: string | undefined; support: SandboxSupport } | null = null;
  * Whether bubblewrap works on this machine: the binary is on PATH and can create the namespaces it
  * needs (user namespaces may be disabled, or a container may forbid them). Checked once per PATH.
  */
-export function sandboxSupport(pathVariable = process.env.PATH): SandboxSupport {
+export function sandboxSupport(pathVariable: string | undefined): SandboxSupport {
   if (cached && cached.path === pathVariable) return cached.support;
   const support = probe(pathVariable);
   cached = { path: pathVariable, support };
@@ -95,7 +95,7 @@ const PRIVATE_HOME_FOLDERS = new Set([
  * `~/.cargo`) stay readable, or `python3` would vanish on machines that install it per user. A PATH
  * entry inside a private folder (`~/.local/bin`) is granted alone.
  */
-export function homeLayout(env: Readonly<Record<string, string | undefined>> = process.env): {
+export function homeLayout(env: Readonly<Record<string, string | undefined>>): {
   hidden: string[];
   readOnly: string[];
 } {
