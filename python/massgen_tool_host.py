@@ -1,4 +1,4 @@
-"""massgen's Python tool host: runs Python custom tools for a massgen run, standard library only.
+"""massgen's Python host: runs Python custom tools and Python agents for a massgen run (stdlib only).
 
 massgen starts it once per run (`python3 -u massgen_tool_host.py`) and speaks JSON lines over stdio.
 Each request has an `id`; each reply carries the same `id`, in any order (calls run concurrently).
@@ -9,6 +9,11 @@ Each request has an `id`; each reply carries the same `id`, in any order (calls 
   -> {"id": 2, "ok": true, "text": "3"}
   any failure -> {"id": N, "ok": false, "error": "one line", "trace": "traceback"}
   {"op": "cancel", "target": 2}  (no reply of its own: the call answers "cancelled")
+  {"id": 3, "op": "agent", "framework": "python", "module": "pkg.mod", "export": "step", "config": {},
+   "base_dir": "/abs/config/dir"}                      (or "adapter": "my_adapter" for a user's adapter)
+  -> {"id": 3, "ok": true}   or, framework missing: {"ok": false, "code": "missing_package", "error": "... pip install ..."}
+  {"id": 4, "op": "step", "messages": [OpenAI chat messages], "tools": [OpenAI function tools]}
+  -> {"id": 4, "ok": true, "content": "...", "tool_calls": [{"id", "name", "arguments"}], "usage": {...}}
 
 Tools may be sync or async functions (or async generators: the last result counts). Their JSON schema
 comes from the signature (type hints, defaults) and the docstring's Args: section, as MassGen derives
@@ -29,10 +34,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The shim first: `from massgen.tool._result import ExecutionResult` must find massgen's classes.
 sys.path.insert(0, HERE)
 
-PROTOCOL = sys.stdout
+# The protocol gets a private copy of stdout; fd 1 itself now points at stderr, so nothing a tool or an
+# agent prints — from Python, from C, or from a child process — can reach the protocol.
+PROTOCOL = os.fdopen(os.dup(1), "w", encoding="utf-8")
+os.dup2(2, 1)
 sys.stdout = sys.stderr
 WRITE_LOCK = asyncio.Lock()
 MODULES = {}
+AGENTS = {}
 
 
 async def reply(message):
@@ -182,6 +191,22 @@ async def handle(request):
             function = find(request["path"], request["function"])
             result = await call(function, request.get("arguments") or {})
             await reply({"id": ident, "ok": True, "text": text_of(result)})
+        elif request["op"] == "agent":
+            from massgen_bridge import agents
+
+            try:
+                AGENTS[request.get("key", "agent")] = await agents.load(request)
+            except agents.MissingPackage as error:
+                await reply({"id": ident, "ok": False, "error": str(error), "code": "missing_package"})
+                return
+            await reply({"id": ident, "ok": True})
+        elif request["op"] == "step":
+            from massgen_bridge import agents
+
+            agent = AGENTS.get(request.get("key", "agent"))
+            if agent is None:
+                raise LookupError("no agent loaded")
+            await reply({"id": ident, "ok": True, **(await agents.step(agent, request))})
         else:
             raise ValueError("unknown op %r" % request.get("op"))
     except asyncio.CancelledError:

@@ -152,8 +152,17 @@ export function resolveAgentSettings(
     }
   }
   checkCapabilities(where, index, factory, backend);
+  const misplaced = (['framework', 'agent_config', 'group_config'] as const).find(
+    (key) => backend[key] !== undefined && factory.type !== (key === 'framework' ? 'external' : 'ag2'),
+  );
+  if (misplaced !== undefined) {
+    throw new ConfigError(
+      `${where}: ${misplaced} is for type: ${misplaced === 'framework' ? 'external' : 'ag2'}, not the ${factory.type} backend`,
+      { path: `agents[${index}].backend.${misplaced}` },
+    );
+  }
   if (factory.external) {
-    if (backend.module === undefined) {
+    if (backend.module === undefined && !factory.moduleOptional) {
       throw new ConfigError(
         `${where}: the ${factory.type} backend needs module: (the file that exports the agent)`,
         {
@@ -231,8 +240,15 @@ export function resolveAgentSettings(
 }
 
 /** The model an agent runs, or for an agent that brings its own, a label naming it (`ai_sdk_agent:agent`). */
-export function modelLabel(backend: Pick<BackendConfig, 'type' | 'model' | 'export'>): string {
-  return backend.model ?? `${backend.type}:${backend.export ?? 'default'}`;
+export function modelLabel(
+  backend: Pick<BackendConfig, 'type' | 'model' | 'export' | 'framework' | 'agent_config' | 'group_config'>,
+): string {
+  if (backend.model !== undefined) return backend.model;
+  if (backend.type === 'ag2') {
+    const name = backend.agent_config?.name;
+    return `ag2:${typeof name === 'string' ? name : backend.group_config ? 'group' : 'agent'}`;
+  }
+  return `${backend.framework ?? backend.type}:${backend.export ?? 'default'}`;
 }
 
 /** The resolved backend settings of every agent, checked against the registry (no backend built yet). */

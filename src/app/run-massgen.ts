@@ -24,6 +24,7 @@ import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
 import { loadExternalAgents } from './external-agents.js';
+import { startPythonAgents } from './python-agents.js';
 import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
 import { coordinationSettings } from './coordination-settings.js';
@@ -127,6 +128,11 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   let agents = options.agents;
   // Started when the first Python custom tool loads; stopped when the run ends (or fails to start).
   const python: { host: PythonHost | null } = { host: null };
+  // Python agents' hosts and user adapters: ended with the run.
+  const externalClosers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    await Promise.all([python.host?.close(), ...externalClosers.map((close) => close().catch(() => {}))]);
+  };
   let workspaces: RunWorkspaces | null = null;
   let warnings: RunWarning[] = [];
   if (!agents) {
@@ -137,6 +143,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
           (python.host ??= new PythonHost({ ...(config.python ? { python: config.python } : {}), cwd, env })),
       });
       const externals = await loadExternalAgents(config, baseDir, { dir: cwd, notes: pathNotes });
+      for (const { close } of externals.values()) if (close) externalClosers.push(close);
       const prepared = await prepareSandboxes(config, env, {
         projectDir: cwd,
         contextPaths,
@@ -144,9 +151,19 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       workspaces = prepared.workspaces;
       warnings = prepared.warnings;
+      const pythonAgents = await startPythonAgents(config, {
+        baseDir,
+        cwd,
+        env,
+        sandboxes: prepared.sandboxes,
+        notes: pathNotes,
+      });
+      externalClosers.push(pythonAgents.close);
+      for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
+      warnings = [...warnings, ...pythonAgents.warnings];
       agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes, externals });
     } catch (error) {
-      await python.host?.close();
+      await closeAll();
       throw error;
     }
   }
@@ -193,7 +210,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       // status.json exists (phase "starting") before its path is handed out, e.g. printed by --automation.
       await writer.flush();
     } catch (error) {
-      await python.host?.close();
+      await closeAll();
       throw error;
     }
   }
@@ -234,7 +251,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       }
       dispose();
       const workspaceDir = await deliverWorkspace(workspaces, finished, writer);
-      await python.host?.close();
+      await closeAll();
       await writer?.flush();
       resolveResult({
         ...toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),

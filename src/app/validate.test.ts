@@ -82,4 +82,19 @@ describe('validateConfig', () => {
     ]);
     expect(report.valid).toBe(false);
   });
+  it('Python agents: a dotted module is not a missing file; an unknown framework is an error; no python3 a warning', () => {
+    const file = write(`agents:
+  - id: a
+    backend: { type: external, framework: python, module: my_pkg.agent }
+  - id: b
+    backend: { type: external, framework: smolagent, module: x.y }
+`);
+    const report = validateConfig(file, { cwd: dir, env: { PATH: dir } });
+    expect(report.errors.map((e) => e.message)).toEqual([
+      'agents[1].backend.framework: unknown framework "smolagent" — did you mean "smolagents"?',
+    ]);
+    expect(report.warnings.map((w) => w.message)).toEqual([
+      'agents[0].backend: the python agent runs in Python, and python3 was not found on PATH',
+    ]);
+  });
 });

@@ -11,6 +11,7 @@ import { findBackendFactory } from '../backends/index.js';
 import { modelLabel, resolveAgentSettings, type Env } from './build-agents.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
 import { resolveConfigPath } from './config-relative.js';
+import { agentRoute, isPythonImportName } from './external-agents.js';
 import { describeSandbox, planCommands } from './sandboxes.js';
 
 export interface ValidationReport {
@@ -110,6 +111,8 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
   config.agents.forEach((agent, index) => {
     const { module } = agent.backend;
     if (module === undefined || !findBackendFactory(agent.backend.type)?.external) return;
+    // A Python agent may name a module (`pkg.mod`) rather than a file.
+    if (['external', 'ag2'].includes(agent.backend.type) && isPythonImportName(module)) return;
     const where = `agents[${index}].backend.module`;
     const file = resolveConfigPath(module, where, { baseDir: path.dirname(report.file), projectDir: cwd });
     if (!existsSync(file))
@@ -145,6 +148,24 @@ function toolFileProblems(
   const errors: ConfigDiagnostic[] = [];
   const warnings: ConfigDiagnostic[] = [];
   config.agents.forEach((agent, index) => {
+    let route;
+    try {
+      route = agentRoute(config, index);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      errors.push({
+        path: error.path ?? `agents[${index}].backend`,
+        message: error.message,
+        ...(error.hint ? { hint: error.hint } : {}),
+      });
+    }
+    if (route?.kind === 'python' && !commandExists(config.python ?? 'python3', env, baseDir)) {
+      warnings.push({
+        path: `agents[${index}].backend`,
+        message: `agents[${index}].backend: the ${route.framework} agent runs in Python, and ${config.python ?? 'python3'} was not found${(config.python ?? '').includes('/') ? '' : ' on PATH'}`,
+        hint: 'install Python 3.9 or newer, or set python: to the interpreter',
+      });
+    }
     agent.backend.custom_tools.forEach((tool, toolIndex) => {
       const where = `agents[${index}].backend.custom_tools[${toolIndex}].path`;
       const notes: string[] = [];

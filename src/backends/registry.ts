@@ -15,6 +15,8 @@ import { localBackend } from './local/index.js';
 import { openAIBackend } from './openai/index.js';
 import { aiSdkAgentBackend } from './external/ai-sdk-agent.js';
 import { openAIAgentsBackend } from './external/openai-agents.js';
+import { langGraphBackend } from './external/langgraph.js';
+import { ag2Backend, externalBackend } from './external/adapter-backend.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
 export const backendFactories: readonly BackendFactory[] = [
@@ -32,6 +34,9 @@ export const backendFactories: readonly BackendFactory[] = [
   localBackend,
   aiSdkAgentBackend,
   openAIAgentsBackend,
+  langGraphBackend,
+  ag2Backend,
+  externalBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

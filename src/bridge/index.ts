@@ -6,3 +6,4 @@ export {
   type PythonFunctionDescription,
   type PythonHostOptions,
 } from './python-host.js';
+export { PythonAgent, toOpenAIMessages, type PythonAgentOptions } from './python-agent.js';

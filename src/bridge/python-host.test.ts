@@ -97,4 +97,39 @@ async def wait(seconds: float) -> str:
       await host.close();
     }
   });
+  it('ends a host that writes anything but the protocol, and says what it wrote', async () => {
+    const impostor = path.join(dir, 'impostor.sh');
+    writeFileSync(impostor, '#!/bin/sh\necho "this is not JSON"\nsleep 30\n', { mode: 0o755 });
+    const host = new PythonHost({ python: impostor, cwd: dir, env: process.env, restarts: 0 });
+    try {
+      await expect(host.request({ op: 'load', path: 'x.py', functions: [] })).rejects.toThrow(
+        /not the protocol: this is not JSON/,
+      );
+      await expect(host.request({ op: 'load', path: 'x.py', functions: [] })).rejects.toThrow(
+        /for the rest of this run/,
+      );
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('kill() ends a hung request without using up a restart', async () => {
+    const file = path.join(dir, 'sleepy.py');
+    writeFileSync(file, 'import time\n\ndef nap():\n    time.sleep(60)\n\ndef hello():\n    return "hi"\n');
+    const host = new PythonHost({ cwd: dir, env: process.env, restarts: 0 });
+    try {
+      const controller = new AbortController();
+      const hung = host.call(file, 'nap', {}, controller.signal);
+      setTimeout(() => {
+        host.kill();
+        controller.abort(new Error('timed out'));
+      }, 200);
+      await expect(hung).rejects.toThrow(/timed out/);
+      const first = host.generation;
+      await expect(host.call(file, 'hello', {})).resolves.toBe('hi');
+      expect(host.generation).toBe(first + 1);
+    } finally {
+      await host.close();
+    }
+  });
 });

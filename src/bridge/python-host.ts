@@ -27,6 +27,8 @@ export class PythonError extends Error {
   constructor(
     message: string,
     readonly trace: string | undefined,
+    /** A machine-readable kind, e.g. `missing_package` when a framework is not installed. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'PythonError';
@@ -54,6 +56,12 @@ export interface PythonHostOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** How many times a host that died is started again (default 1). */
   restarts?: number;
+  /** What the host is called in errors (default "the Python tool host"). */
+  label?: string;
+  /** What stops working when the host is gone for good (default "its tools are off …"). */
+  stoppedNote?: string;
+  /** A command the interpreter runs under, e.g. bubblewrap's arguments ending in `--`. */
+  prefix?: readonly string[];
 }
 
 const STDERR_KEPT = 4_000;
@@ -70,6 +78,8 @@ export class PythonHost {
   private stopped: string | null = null;
   private closing = false;
   private stderr = '';
+  private killed: ChildProcess | null = null;
+  private started = 0;
 
   constructor(private readonly options: PythonHostOptions) {
     this.restartsLeft = options.restarts ?? 1;
@@ -78,6 +88,27 @@ export class PythonHost {
   /** The interpreter this host runs. */
   get python(): string {
     return this.options.python ?? 'python3';
+  }
+
+  /** How many processes this host has started so far (a new one has loaded nothing). */
+  get generation(): number {
+    return this.started;
+  }
+
+  /** Whether a process is up now. */
+  get running(): boolean {
+    return this.child !== null;
+  }
+
+  /**
+   * Ends the process now, e.g. under a request that hangs; the next request starts a fresh one. Unlike a
+   * crash this uses up no restart.
+   */
+  kill(): void {
+    if (!this.child) return;
+    this.killed = this.child;
+    this.child.kill('SIGKILL');
+    this.child = null;
   }
 
   /** Describes `functions` of the module at `path` (imported now, so a broken module fails here). */
@@ -105,7 +136,11 @@ export class PythonHost {
     clearTimeout(timer);
   }
 
-  private request(body: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * Sends one request (`op` and its fields, see the host script) and resolves with the reply. `signal`
+   * abandons it (the host is asked to cancel it).
+   */
+  request(body: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (this.stopped !== null) return Promise.reject(new PythonHostStoppedError(this.stopped));
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const child = this.ensureStarted();
@@ -152,12 +187,14 @@ export class PythonHost {
 
   private ensureStarted(): ChildProcess {
     if (this.child) return this.child;
-    const child = spawn(this.python, ['-u', PYTHON_HOST_SCRIPT], {
+    const argv = [...(this.options.prefix ?? []), this.python, '-u', PYTHON_HOST_SCRIPT];
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: this.options.cwd,
       env: { ...this.options.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child = child;
+    this.started++;
     this.stderr = '';
     // An idle host must not keep the process alive (a prepared run that is never streamed, an exit);
     // a host with requests in flight must (see hold).
@@ -167,15 +204,22 @@ export class PythonHost {
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {
       this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
     });
-    createInterface({ input: child.stdout! }).on('line', (line) => this.onLine(line));
+    createInterface({ input: child.stdout! }).on('line', (line) => this.onLine(child, line));
     const died = (why: string) => {
       untrack();
       if (this.child === child) this.child = null;
       if (this.closing) return;
+      // A process we killed had its requests abandoned already; what is pending now is its successor's.
+      if (this.killed === child) {
+        this.killed = null;
+        return;
+      }
       const tail = this.stderr.trim().split('\n').slice(-5).join(' | ');
-      const message = `the Python tool host (${this.python}) ${why}${tail ? `: ${tail}` : ''}`;
+      const label = this.options.label ?? 'the Python tool host';
+      const message = `${label} (${this.python}) ${why}${tail ? `: ${tail}` : ''}`;
       if (this.restartsLeft > 0) this.restartsLeft--;
-      else this.stopped = `${message}; its tools are off for the rest of this run`;
+      else
+        this.stopped = `${message}; ${this.options.stoppedNote ?? 'its tools are off for the rest of this run'}`;
       for (const [id, pending] of this.pending) {
         this.settle(id);
         pending.reject(new PythonHostStoppedError(message));
@@ -186,16 +230,24 @@ export class PythonHost {
     return child;
   }
 
-  private onLine(line: string): void {
-    let message: { id?: number; ok?: boolean; error?: string; trace?: string } & Record<string, unknown>;
+  private onLine(child: ChildProcess, line: string): void {
+    let message: { id?: number; ok?: boolean; error?: string; trace?: string; code?: string } & Record<
+      string,
+      unknown
+    >;
     try {
       message = JSON.parse(line) as typeof message;
     } catch {
-      return; // Not ours: the host keeps the protocol on its own stdout, but be lenient.
+      // The host keeps the protocol on a private descriptor, so this is a broken host: end it (its
+      // requests fail as a stopped host's do) rather than guess where the next reply starts.
+      this.stderr = `${this.stderr}\nwrote something that is not the protocol: ${line.slice(0, 120)}`;
+      child.kill('SIGKILL');
+      return;
     }
     const pending = typeof message.id === 'number' ? this.settle(message.id) : undefined;
     if (!pending) return;
     if (message.ok) pending.resolve(message);
-    else pending.reject(new PythonError(message.error ?? 'unknown Python error', message.trace));
+    else
+      pending.reject(new PythonError(message.error ?? 'unknown Python error', message.trace, message.code));
   }
 }

@@ -20,7 +20,7 @@ export interface CompatResult {
 type Node = Record<string, unknown>;
 
 /** MassGen backend types massgen does not have yet: said up front, so their knock-on errors make sense. */
-const NOT_YET = new Set(['claude_code', 'ag2']);
+const NOT_YET = new Set(['claude_code']);
 
 /** Sets `dotted` (relative to `parent`), creating objects on the way; false when a value is in the way. */
 function setPath(parent: Node, dotted: string, value: unknown): boolean {

@@ -20,6 +20,7 @@ describe('schemaTree', () => {
       'pricing',
       'rate_limits',
       'python',
+      'adapters',
     ]);
     expect(keysAt(['agents', 0])).toEqual(['id', 'backend', 'system_message']);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');

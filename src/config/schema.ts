@@ -98,8 +98,17 @@ export const BackendConfigSchema = z.strictObject({
   model: z.string().min(1, { error: 'must not be empty' }).optional(),
   /** An agent from another framework (`type: ai_sdk_agent`, …): its module, relative to the config file. */
   module: z.string().min(1).optional(),
-  /** The module's export that is the agent (default: `default`). */
+  /** The module's export that is the agent (default: `default`; Python agents: `step`). */
   export: z.string().min(1).optional(),
+  /**
+   * `type: external`: the agent's framework — `langgraph`, `openai_agents`, `ai_sdk_agent`, `python`,
+   * `ag2`, `smolagents`, `agentscope`, `crewai` — or an adapter named under `adapters:`.
+   */
+  framework: z.string().min(1).optional(),
+  /** `type: ag2` (MassGen's shape): one AG2 agent — `type`, `name`, `system_message`, `llm_config`, … */
+  agent_config: z.record(z.string(), z.unknown()).optional(),
+  /** `type: ag2` (MassGen's shape): an AG2 group chat — `llm_config`, `agents`, `pattern`, `max_rounds`. */
+  group_config: z.record(z.string(), z.unknown()).optional(),
   base_url: z.url({ protocol: /^https?$/ }).optional(),
   api_key: z.string().optional(),
   temperature: z.number().min(0).max(2).optional(),
@@ -309,8 +318,13 @@ const RawConfigSchema = z.strictObject({
   pricing: z.record(z.string(), PriceConfigSchema).default(() => ({})),
   /** Client-side rate limits per model name. */
   rate_limits: z.record(z.string(), RateLimitConfigSchema).default(() => ({})),
-  /** The Python interpreter for Python custom tools (default: python3 from PATH). */
+  /** The Python interpreter for Python custom tools and Python agents (default: python3 from PATH). */
   python: z.string().min(1).optional(),
+  /**
+   * Your own agent adapters by name (used as `type: external, framework: NAME`): a `.ts`/`.js` module
+   * exporting `createAgent`, or a Python module (`pkg.mod` or a `.py` file) with `create(config, module)`.
+   */
+  adapters: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.string().min(1)).default(() => ({})),
 });
 
 export type BackendConfig = z.output<typeof BackendConfigSchema>;

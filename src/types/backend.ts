@@ -101,8 +101,11 @@ export interface BackendSettings {
   extraBody?: Record<string, unknown>;
   /** For the `local` backend only. */
   local?: LocalModelSettings;
-  /** For agents from other frameworks: the object the config's `module` exports under `export`. */
-  external?: { agent: unknown; module: string; export: string };
+  /**
+   * For agents from other frameworks: the object the config's `module` exports under `export` — or, for
+   * agents massgen drives through an adapter (Python agents, `adapters:`), the {@link AgentAdapter}.
+   */
+  external?: { agent: unknown; module: string; export: string; framework?: string };
 }
 
 /** What a backend can do; asking for an unsupported feature is a config error naming the backend. */
@@ -154,4 +157,17 @@ export interface BackendFactory {
    * label; `module` and `export` name the agent.
    */
   external?: true;
+  /** With `external`: the agent is found without a `module:` (AG2's settings, a named framework). */
+  moduleOptional?: true;
+}
+
+/**
+ * An agent that takes one massgen step per call: the conversation and massgen's tools in, its words and
+ * its calls of massgen's tools out — a {@link Backend} without a model of its own. What a user's adapter
+ * (`adapters:` in the config) makes, and what Python agents are on the TypeScript side.
+ */
+export interface AgentAdapter {
+  stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+  /** Ends what the adapter started (a process, a connection), at the end of the run. */
+  close?(): Promise<void>;
 }

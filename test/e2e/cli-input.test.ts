@@ -203,6 +203,9 @@ describe('--list-backends', () => {
       'local',
       'ai_sdk_agent',
       'openai_agents',
+      'langgraph',
+      'ag2',
+      'external',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');

@@ -11,6 +11,51 @@ import type { RunEvent } from '../../src/types/events.js';
 import { agentEntry, makeWorkdir, persona, REPO_ROOT, useFakeServer } from './cli-harness.js';
 
 /**
+ * A three-agent team around one agent under test (`mine`, any backend settings) and two native agents
+ * on the fake server, which MASSGEN_TEST_OPENAI_URL points every test agent at. `handler` replaces the
+ * converging team's script (e.g. to give some models plain text).
+ */
+export function useTeamWithAgent() {
+  const fake = useFakeServer();
+  beforeAll(() => {
+    process.env.MASSGEN_TEST_OPENAI_URL = fake.server.url;
+  });
+  afterAll(() => {
+    delete process.env.MASSGEN_TEST_OPENAI_URL;
+  });
+  const run = async (
+    backend: Record<string, unknown>,
+    options: {
+      extra?: Record<string, unknown>;
+      handler?: Parameters<typeof fake.server.setHandler>[0];
+      question?: string;
+      env?: Record<string, string | undefined>;
+    } = {},
+  ) => {
+    fake.server.setHandler(options.handler ?? convergingTeam({ answer: '6 x 7 = 42', final: 'It is 42.' }));
+    const events: RunEvent[] = [];
+    const cwd = makeWorkdir();
+    const result = await runMassGen({
+      config: {
+        agents: [
+          { id: 'mine', backend },
+          agentEntry('native1', fake.server.url, { system_message: persona('native1') }),
+          agentEntry('native2', fake.server.url, { system_message: persona('native2') }),
+        ],
+        ...options.extra,
+      },
+      question: options.question ?? 'What is 6 times 7?',
+      cwd,
+      env: options.env ?? { ...process.env },
+      logging: false,
+      onEvent: (event) => events.push(event),
+    });
+    return { result, events, cwd };
+  };
+  return { fake, run };
+}
+
+/**
  * A three-agent team for adapter tests: the external agent from `test/fixtures/agents/<file>` (its
  * model pointed at the fake server through MASSGEN_TEST_OPENAI_URL) and two native agents. The fake
  * model makes the external agent call its own tool once (`ownTool` with `args`, until a result containing

@@ -6,8 +6,7 @@ import type {
   ModelRequest,
   ModelStreamPart,
 } from '../../types/backend.js';
-import { externalAgentFactory } from './external-factory.js';
-import { ConfigError } from '../../types/errors.js';
+import { externalAgentFactory, notAnAgent } from './external-factory.js';
 import { toModelMessages } from '../ai-sdk/convert-messages.js';
 import { modelStreamParts, toToolSet } from '../ai-sdk/language-model-backend.js';
 import { errorToThrow } from '../ai-sdk/provider-errors.js';
@@ -31,12 +30,10 @@ function asAgent(value: unknown, settings: BackendSettings): Required<AgentLike>
     base === null ||
     !('model' in base)
   ) {
-    const external = settings.external;
-    throw new ConfigError(
-      `the export "${external?.export ?? 'default'}" of ${external?.module ?? 'the module'} is not an AI SDK agent (new ToolLoopAgent({ model, tools, … }) from "ai")`,
-      {
-        hint: 'export the agent itself, e.g. export const agent = new ToolLoopAgent({ model, instructions, tools })',
-      },
+    throw notAnAgent(
+      settings,
+      `an AI SDK agent (new ToolLoopAgent({ model, tools, … }) from "ai")`,
+      'export the agent itself, e.g. export const agent = new ToolLoopAgent({ model, instructions, tools })',
     );
   }
   return { tools: agent.tools ?? {}, settings: base };

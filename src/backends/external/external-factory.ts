@@ -1,4 +1,5 @@
-import type { BackendCapabilities, BackendFactory } from '../../types/backend.js';
+import type { BackendCapabilities, BackendFactory, BackendSettings } from '../../types/backend.js';
+import { ConfigError } from '../../types/errors.js';
 
 /** What every adapter for an agent from another framework shares: no key, no URL, its own model. */
 export const externalAgentFactory = (
@@ -18,3 +19,10 @@ export const externalAgentFactory = (
   keyOptional: () => true,
   external: true,
 });
+
+/** The config error for an export that is not what the adapter drives (`what`: "an AI SDK agent (…)"). */
+export const notAnAgent = (settings: BackendSettings, what: string, hint: string): ConfigError =>
+  new ConfigError(
+    `the export "${settings.external?.export ?? 'default'}" of ${settings.external?.module ?? 'the module'} is not ${what}`,
+    { hint },
+  );

@@ -5,8 +5,8 @@ import type {
   ModelRequest,
   ModelStreamPart,
 } from '../../types/backend.js';
-import { externalAgentFactory } from './external-factory.js';
-import { ConfigError, ProviderError } from '../../types/errors.js';
+import { externalAgentFactory, notAnAgent } from './external-factory.js';
+import { ProviderError } from '../../types/errors.js';
 import type { ChatMessage, ToolDefinition } from '../../types/messages.js';
 import { emptyUsage } from '../../types/usage.js';
 import { untilAborted } from '../../util/abort.js';
@@ -100,11 +100,10 @@ export const openAIAgentsBackend: BackendFactory = {
     const external = settings.external;
     const agent = external?.agent as AgentLike | undefined;
     if (typeof agent?.clone !== 'function') {
-      throw new ConfigError(
-        `the export "${external?.export ?? 'default'}" of ${external?.module ?? 'the module'} is not an OpenAI Agents Agent (new Agent({ name, instructions, tools }) from "${PACKAGE}")`,
-        {
-          hint: 'export the agent itself, e.g. export const agent = new Agent({ name, instructions, model })',
-        },
+      throw notAnAgent(
+        settings,
+        `an OpenAI Agents Agent (new Agent({ name, instructions, tools }) from "${PACKAGE}")`,
+        'export the agent itself, e.g. export const agent = new Agent({ name, instructions, model })',
       );
     }
     const sdk = loadSdk(external?.module ?? process.cwd());

@@ -1,0 +1,1 @@
+"""massgen's Python side of the bridge: agents from Python frameworks (see agents.py)."""
