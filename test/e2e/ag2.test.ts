@@ -129,7 +129,16 @@ describe.skipIf(!hasPython)('AG2 agents (type: ag2)', () => {
           },
         },
       },
-      { question: `Run this:\n\`\`\`python\n${code}\n\`\`\`` },
+      {
+        question: `Run this:\n\`\`\`python\n${code}\n\`\`\``,
+        // What is tested is the confinement, not dates: under CI's faketime pass the preloaded clock
+        // library breaks Python's subprocess inside bubblewrap (EINVAL), so this agent gets the real clock.
+        env: Object.fromEntries(
+          Object.entries({ ...process.env, PYTHONPATH: DOUBLE }).filter(
+            ([key]) => key !== 'LD_PRELOAD' && !key.startsWith('FAKETIME'),
+          ),
+        ),
+      },
     );
     expect(result.status).toBe('completed');
     const said = events
