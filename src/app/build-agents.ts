@@ -14,6 +14,7 @@ import type {
   BackendFactory,
   BackendFeatures,
   BackendSettings,
+  HarnessSettings,
   PrepareContext,
 } from '../types/backend.js';
 import { ConfigError } from '../types/errors.js';
@@ -152,14 +153,22 @@ export function resolveAgentSettings(
     }
   }
   checkCapabilities(where, index, factory, backend);
-  const misplaced = (['framework', 'agent_config', 'group_config'] as const).find(
-    (key) => backend[key] !== undefined && factory.type !== (key === 'framework' ? 'external' : 'ag2'),
+  const misplaced = (Object.keys(ONLY_FOR) as (keyof typeof ONLY_FOR)[]).find(
+    (key) => backend[key] !== undefined && !ONLY_FOR[key].test(factory),
   );
   if (misplaced !== undefined) {
     throw new ConfigError(
-      `${where}: ${misplaced} is for type: ${misplaced === 'framework' ? 'external' : 'ag2'}, not the ${factory.type} backend`,
-      { path: `agents[${index}].backend.${misplaced}` },
+      `${where}: ${misplaced} is for ${ONLY_FOR[misplaced].what}, not the ${factory.type} backend`,
+      {
+        path: `agents[${index}].backend.${misplaced}`,
+      },
     );
+  }
+  if (factory.harness && backend.cwd === undefined) {
+    throw new ConfigError(`${where}: the ${factory.type} backend needs cwd: (the workspace it works in)`, {
+      path: `agents[${index}].backend.cwd`,
+      hint: `e.g. cwd: ${agent.id}_workspace`,
+    });
   }
   if (factory.external) {
     if (backend.module === undefined && !factory.moduleOptional) {
@@ -171,7 +180,7 @@ export function resolveAgentSettings(
         },
       );
     }
-  } else if (backend.model === undefined) {
+  } else if (backend.model === undefined && factory.defaultModel === undefined) {
     throw new ConfigError(`missing required key "model" at agents[${index}].backend`, {
       path: `agents[${index}].backend.model`,
       hint: `the ${factory.type} backend needs a model name`,
@@ -244,12 +253,30 @@ export function modelLabel(
   backend: Pick<BackendConfig, 'type' | 'model' | 'export' | 'framework' | 'agent_config' | 'group_config'>,
 ): string {
   if (backend.model !== undefined) return backend.model;
+  const fallback = findBackendFactory(backend.type)?.defaultModel;
+  if (fallback !== undefined) return fallback;
   if (backend.type === 'ag2') {
     const name = backend.agent_config?.name;
     return `ag2:${typeof name === 'string' ? name : backend.group_config ? 'group' : 'agent'}`;
   }
   return `${backend.framework ?? backend.type}:${backend.export ?? 'default'}`;
 }
+
+const forHarness = {
+  test: (f: BackendFactory) => f.harness === true,
+  what: 'coding-agent backends (claude_code, codex)',
+};
+/** Backend keys that only some backends read: anywhere else they would be silently ignored. */
+const ONLY_FOR = {
+  framework: { test: (f: BackendFactory) => f.type === 'external', what: 'type: external' },
+  agent_config: { test: (f: BackendFactory) => f.type === 'ag2', what: 'type: ag2' },
+  group_config: { test: (f: BackendFactory) => f.type === 'ag2', what: 'type: ag2' },
+  permission_mode: forHarness,
+  disallowed_tools: forHarness,
+  system_prompt: forHarness,
+  append_system_prompt: forHarness,
+  max_thinking_tokens: forHarness,
+} as const;
 
 /** The resolved backend settings of every agent, checked against the registry (no backend built yet). */
 export function resolveBackendSettings(config: MassGenConfig, env: Env): BackendSettings[] {
@@ -303,6 +330,26 @@ export interface AgentToolInputs {
   externals?: ReadonlyMap<number, { agent: unknown; module: string; export: string }>;
 }
 
+/** A harness's workspace, path rule and MassGen `claude_code` options. */
+function harnessSettings(backend: BackendConfig, sandbox: AgentSandbox): HarnessSettings {
+  return {
+    workspace: sandbox.workspace,
+    checkWrite: async (target, phase) => {
+      const decision = await sandbox.checkPath(target, 'write', phase);
+      return decision.allowed ? { allowed: true } : decision;
+    },
+    env: sandbox.env,
+    ...(backend.permission_mode ? { permissionMode: backend.permission_mode } : {}),
+    ...(backend.allowed_tools ? { allowedTools: backend.allowed_tools } : {}),
+    ...(backend.disallowed_tools ? { disallowedTools: backend.disallowed_tools } : {}),
+    ...(backend.system_prompt !== undefined ? { systemPrompt: backend.system_prompt } : {}),
+    ...(backend.append_system_prompt !== undefined
+      ? { appendSystemPrompt: backend.append_system_prompt }
+      : {}),
+    ...(backend.max_thinking_tokens ? { maxThinkingTokens: backend.max_thinking_tokens } : {}),
+  };
+}
+
 /**
  * Builds the orchestrator's agents from a validated config. Every agent is checked before any
  * backend is created, so a missing key stops the run before anything starts. Without `tools`, MCP
@@ -317,6 +364,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
     const external = tools?.externals?.get(index);
     if (external) settings.external = external;
+    const sandbox = tools?.sandboxes?.get(agent.id);
+    if (factory.harness && sandbox) settings.harness = harnessSettings(agent.backend, sandbox);
     let backend: Backend;
     try {
       backend = factory.create(settings);

@@ -25,6 +25,7 @@ import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
 import { loadExternalAgents } from './external-agents.js';
 import { startPythonAgents } from './python-agents.js';
+import { harnessWarnings } from './harness-checks.js';
 import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
 import { coordinationSettings } from './coordination-settings.js';
@@ -160,8 +161,10 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
-      warnings = [...warnings, ...pythonAgents.warnings];
+      warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
       agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes, externals });
+      // Harnesses keep processes and a tool server between steps: ended with the run.
+      for (const { backend } of agents) if (backend.close) externalClosers.push(() => backend.close!());
     } catch (error) {
       await closeAll();
       throw error;

@@ -17,5 +17,6 @@ export function rateLimited(backend: Backend, limiter: RateLimiter): Backend {
         release();
       }
     },
+    ...(backend.close ? { close: () => backend.close!() } : {}),
   };
 }

@@ -17,6 +17,8 @@ import { aiSdkAgentBackend } from './external/ai-sdk-agent.js';
 import { openAIAgentsBackend } from './external/openai-agents.js';
 import { langGraphBackend } from './external/langgraph.js';
 import { ag2Backend, externalBackend } from './external/adapter-backend.js';
+import { claudeCodeBackend } from './harness/claude-code.js';
+import { codexBackend } from './harness/codex.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
 export const backendFactories: readonly BackendFactory[] = [
@@ -37,6 +39,8 @@ export const backendFactories: readonly BackendFactory[] = [
   langGraphBackend,
   ag2Backend,
   externalBackend,
+  claudeCodeBackend,
+  codexBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

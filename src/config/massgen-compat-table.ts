@@ -130,14 +130,7 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     kind: 'unsupported',
     note: 'Anthropic beta headers are not sent; use headers: {anthropic-beta: …}',
   },
-  'backend.permission_mode': {
-    kind: 'unsupported',
-    note: 'permission_mode applies to Claude Code agents, which are not supported yet',
-  },
-  'agent.append_system_prompt': {
-    kind: 'unsupported',
-    note: 'append_system_prompt applies to Claude Code agents, which are not supported yet; use system_message',
-  },
+  'agent.append_system_prompt': { kind: 'alias', to: 'backend.append_system_prompt' },
   // Custom tools.
   'backend.custom_tools.*.category': { kind: 'metadata' },
   'backend.custom_tools.*.preset_args': {

@@ -19,9 +19,6 @@ export interface CompatResult {
 
 type Node = Record<string, unknown>;
 
-/** MassGen backend types massgen does not have yet: said up front, so their knock-on errors make sense. */
-const NOT_YET = new Set(['claude_code']);
-
 /** Sets `dotted` (relative to `parent`), creating objects on the way; false when a value is in the way. */
 function setPath(parent: Node, dotted: string, value: unknown): boolean {
   const keys = dotted.split('.');
@@ -154,12 +151,6 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
     const backend = agent.backend;
     if (!isRecord(backend)) continue;
     const at = [...path, 'backend'];
-    if (typeof backend.type === 'string' && NOT_YET.has(backend.type)) {
-      notes.push({
-        path: [...at, 'type'],
-        message: `${formatPath([...at, 'type'])} (MassGen): "${backend.type}" agents are not supported yet (docs/massgen-compat.md)`,
-      });
-    }
     applyRules(backend, 'backend.', at, notes);
     applyToEach(backend, 'mcp_servers', 'backend.mcp_servers.', at, notes);
     mcpListToMap(backend);

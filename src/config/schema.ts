@@ -105,6 +105,16 @@ export const BackendConfigSchema = z.strictObject({
    * `ag2`, `smolagents`, `agentscope`, `crewai` — or an adapter named under `adapters:`.
    */
   framework: z.string().min(1).optional(),
+  /** Coding-agent harnesses (MassGen's `claude_code` keys): how the harness asks for permission. */
+  permission_mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).optional(),
+  /** Harnesses: the harness's own tools it may never use (e.g. `WebFetch`). */
+  disallowed_tools: z.array(z.string().min(1)).optional(),
+  /** Harnesses: replaces the harness's own system prompt. */
+  system_prompt: z.string().optional(),
+  /** Harnesses: added to the harness's system prompt. */
+  append_system_prompt: z.string().optional(),
+  /** Harnesses: the thinking budget. */
+  max_thinking_tokens: z.int().positive().optional(),
   /** `type: ag2` (MassGen's shape): one AG2 agent — `type`, `name`, `system_message`, `llm_config`, … */
   agent_config: z.record(z.string(), z.unknown()).optional(),
   /** `type: ag2` (MassGen's shape): an AG2 group chat — `llm_config`, `agents`, `pattern`, `max_rounds`. */

@@ -33,6 +33,8 @@ export interface Backend {
   readonly type: string;
   readonly model: string;
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+  /** Ends what the backend keeps running between calls (a coding-agent harness), at the end of the run. */
+  close?(): Promise<void>;
 }
 
 /** Provider features a config can ask for; each backend declares which it supports. */
@@ -101,11 +103,32 @@ export interface BackendSettings {
   extraBody?: Record<string, unknown>;
   /** For the `local` backend only. */
   local?: LocalModelSettings;
+  /** For coding-agent harnesses (`claude_code`, `codex`): where they work and what they may do. */
+  harness?: HarnessSettings;
   /**
    * For agents from other frameworks: the object the config's `module` exports under `export` — or, for
    * agents massgen drives through an adapter (Python agents, `adapters:`), the {@link AgentAdapter}.
    */
   external?: { agent: unknown; module: string; export: string; framework?: string };
+}
+
+/** A coding-agent harness's workspace, rules and options (MassGen's `claude_code` keys). */
+export interface HarnessSettings {
+  /** The agent's workspace: the harness's working directory; its own home is `<workspace>/.harness-home`. */
+  workspace: string;
+  /** Whether the harness may write `path` now (the workspace and presenter-only context paths). */
+  checkWrite(
+    path: string,
+    phase: 'coordination' | 'presentation',
+  ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
+  /** The run's environment: the harness gets PATH and its own key from it, nothing else. */
+  env: Readonly<Record<string, string | undefined>>;
+  permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
+  allowedTools?: readonly string[];
+  disallowedTools?: readonly string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  maxThinkingTokens?: number;
 }
 
 /** What a backend can do; asking for an unsupported feature is a config error naming the backend. */
@@ -159,6 +182,10 @@ export interface BackendFactory {
   external?: true;
   /** With `external`: the agent is found without a `module:` (AG2's settings, a named framework). */
   moduleOptional?: true;
+  /** A coding-agent harness: it needs a workspace (`cwd:`) and gets {@link BackendSettings.harness}. */
+  harness?: true;
+  /** The model used when the config names none (coding-agent harnesses, as MassGen does). */
+  defaultModel?: string;
 }
 
 /**

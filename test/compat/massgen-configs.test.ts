@@ -1,8 +1,7 @@
 /**
  * MassGen's own 215 example configs (../shared/massgen-configs, MassGen v0.1.12) validate here, from a
  * temp copy laid out like a MassGen checkout (the folders and modules they point at stand in), with a
- * dummy key for every provider. Each config that does not validate must fail for a reason
- * docs/massgen-compat.md lists.
+ * dummy key for every provider. Every one of them validates.
  */
 import {
   cpSync,
@@ -34,23 +33,6 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const corpus = path.resolve(root, '..', 'shared', 'massgen-configs');
 const present = existsSync(path.join(corpus, 'massgen', 'configs'));
 if (!present) console.warn(`skipped: MassGen's configs are not at ${corpus} (../shared is absent)`);
-
-/**
- * Why a config may not validate yet, as docs/massgen-compat.md names it: the message shown, and (for
- * backend types still to come) what the config must use for the message to count as explained.
- */
-const KNOWN_REASONS: Record<string, { message: RegExp; uses?: RegExp }> = {
-  'claude-code': {
-    message:
-      /unknown backend type "claude_code"|missing required key "model" at agents?(\[\d+\])?\.backend|unknown key "(permission_mode|append_system_prompt)"/,
-    uses: /type:\s*"?claude_code"?/,
-  },
-};
-
-const explains = (id: string, message: string, text: string): boolean => {
-  const reason = KNOWN_REASONS[id];
-  return reason !== undefined && reason.message.test(message) && (reason.uses?.test(text) ?? true);
-};
 
 const checkout = present ? mkdtempSync(path.join(tmpdir(), 'massgen-checkout-')) : '';
 afterAll(() => {
@@ -137,28 +119,10 @@ describe.skipIf(!present)("MassGen's example configs", () => {
       });
   }
 
-  it('every agent config is read; those that fail, fail only for a documented reason', () => {
+  it('every agent config validates', () => {
     expect(reports).toHaveLength(214);
-    const unexplained = reports
-      .filter(({ report }) => !report.valid)
-      .flatMap(({ file, text, report }) =>
-        report.errors
-          .filter((e) => !Object.keys(KNOWN_REASONS).some((id) => explains(id, e.message, text)))
-          .map((e) => `${file}: ${e.message}`),
-      );
-    expect(unexplained).toEqual([]);
-  });
-
-  it('validates the configs that use only what massgen supports', () => {
-    const valid = reports.filter(({ report }) => report.valid).length;
-    const byReason = Object.fromEntries(
-      Object.keys(KNOWN_REASONS).map((id) => [
-        id,
-        reports.filter(({ text, report }) => report.errors.some((e) => explains(id, e.message, text))).length,
-      ]),
-    );
-    console.log(`valid: ${valid} of ${reports.length}; not yet:`, byReason);
-    expect(valid).toBeGreaterThanOrEqual(MIN_VALID);
+    const invalid = reports.flatMap(({ file, report }) => report.errors.map((e) => `${file}: ${e.message}`));
+    expect(invalid).toEqual([]);
   });
 
   it('says what it did with every MassGen key it accepted, as warnings', () => {
@@ -174,9 +138,6 @@ describe.skipIf(!present)("MassGen's example configs", () => {
     expect(snapshot).toBeDefined();
   });
 });
-
-/** What validates today; raise it as support lands (the goal: 210 of 214). */
-const MIN_VALID = 185;
 
 describe('docs/massgen-compat.md', () => {
   it('has a row for every key of the compat table', async () => {

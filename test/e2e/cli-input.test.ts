@@ -206,6 +206,8 @@ describe('--list-backends', () => {
       'langgraph',
       'ag2',
       'external',
+      'claude_code',
+      'codex',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');

@@ -1,7 +1,7 @@
 import { validateConfig } from '../../app/index.js';
 import { ConfigError } from '../../types/errors.js';
 import { isLoopbackHost } from '../web/auth.js';
-import { listen } from '../listen.js';
+import { listen } from '../../util/listen.js';
 import { createOpenAIApp, type OpenAIAppOptions } from './openai-app.js';
 
 /** Options of {@link startServeServer}. */

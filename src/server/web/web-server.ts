@@ -6,7 +6,7 @@ import type { RunEvent } from '../../types/events.js';
 import { isLoopbackHost, newToken, sameToken, tokenFromUpgrade } from './auth.js';
 import { DONE, UnknownRunError } from './run-hub.js';
 import { createWebApp, type WebAppOptions } from './web-app.js';
-import { listen } from '../listen.js';
+import { listen } from '../../util/listen.js';
 
 /** Options of {@link startWebServer}. */
 export interface WebServerOptions extends Omit<WebAppOptions, 'authToken'> {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
-import { votableIdsOf } from './openai-chat.js';
+import { isVoteTool, votableIdsOf } from './openai-chat.js';
 import {
   chunksOf,
   estimateUsage,
@@ -245,7 +245,7 @@ export const anthropicMessagesDialect: WireDialect = {
       model: body.model ?? '',
       system: textOf(body.system),
       toolNames: custom.map((t) => t.name),
-      votableIds: votableIdsOf(custom.find((t) => t.name === 'vote')?.input_schema),
+      votableIds: votableIdsOf(custom.find((t) => isVoteTool(t.name))?.input_schema),
       text: (body.messages ?? [])
         .map((m) => textOf(m.content))
         .filter((s) => s !== '')

@@ -38,6 +38,9 @@ const textOf = (content: unknown): string =>
       ? content.map((part) => (part as { text?: string }).text ?? '').join('')
       : '';
 
+/** The workflow `vote` tool, also as a harness sees it through massgen's MCP server (`mcp__massgen__vote`). */
+export const isVoteTool = (name: string): boolean => name === 'vote' || name.endsWith('__vote');
+
 /** Enum of `vote.agent_id` in a JSON schema, if any (shared by the dialects). */
 export function votableIdsOf(parameters: unknown): string[] {
   const agentId = (parameters as { properties?: { agent_id?: { enum?: unknown } } } | undefined)?.properties
@@ -85,7 +88,7 @@ export const openAIChatDialect: WireDialect = {
         .map((m) => textOf(m.content))
         .join('\n'),
       toolNames: tools.map((t) => t.function.name),
-      votableIds: votableIdsOf(tools.find((t) => t.function.name === 'vote')?.function.parameters),
+      votableIds: votableIdsOf(tools.find((t) => isVoteTool(t.function.name))?.function.parameters),
       text: messages
         .filter((m) => m.role !== 'system' && m.role !== 'developer')
         .map((m) => textOf(m.content))

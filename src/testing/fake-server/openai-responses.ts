@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
-import { votableIdsOf } from './openai-chat.js';
+import { isVoteTool, votableIdsOf } from './openai-chat.js';
 import {
   chunksOf,
   estimateUsage,
@@ -98,6 +98,23 @@ type Planned =
   | { kind: 'message'; item: Record<string, unknown>; text: string; pieces: string[] }
   | { kind: 'function_call'; item: Record<string, unknown>; args: string };
 
+/**
+ * Function tools grouped under a `namespace` tool (how Codex offers an MCP server's tools), named
+ * `<namespace>__<tool>` as the script calls them.
+ */
+function namespacedFunctions(body: FakeResponsesRequestBody) {
+  return (body.tools ?? []).flatMap((group) =>
+    group.type === 'namespace' && Array.isArray(group.tools)
+      ? (group.tools as { name?: string; parameters?: unknown }[]).map((t) => ({
+          name: `${String(group.name)}__${String(t.name)}`,
+          namespace: String(group.name),
+          tool: String(t.name),
+          parameters: t.parameters,
+        }))
+      : [],
+  );
+}
+
 /** The reply's output items in the order OpenAI emits them: reasoning, searches, the message, function calls. */
 function plan(body: FakeResponsesRequestBody, reply: ScriptedReply, n: number): Planned[] {
   const offersWebSearch = (body.tools ?? []).some((t) => WEB_SEARCH_TOOLS.has(t.type));
@@ -144,7 +161,10 @@ function plan(body: FakeResponsesRequestBody, reply: ScriptedReply, n: number): 
       pieces: text,
     });
   }
+  const namespaced = namespacedFunctions(body);
   for (const [i, call] of functions.entries()) {
+    // A tool offered inside a namespace (Codex's MCP servers) is called by its own name in that namespace.
+    const inNamespace = namespaced.find((f) => f.name === call.name);
     items.push({
       kind: 'function_call',
       item: {
@@ -152,7 +172,7 @@ function plan(body: FakeResponsesRequestBody, reply: ScriptedReply, n: number): 
         type: 'function_call',
         status: 'completed',
         call_id: call.id,
-        name: call.name,
+        ...(inNamespace ? { name: inNamespace.tool, namespace: inNamespace.namespace } : { name: call.name }),
         arguments: call.arguments,
       },
       args: call.arguments,
@@ -306,7 +326,10 @@ export const openAIResponsesDialect: WireDialect = {
   view(raw, path): FakeRequestView {
     const body = raw as FakeResponsesRequestBody;
     const items = inputItems(body);
-    const functions = (body.tools ?? []).filter((t) => t.type === 'function' && typeof t.name === 'string');
+    const functions = [
+      ...(body.tools ?? []).filter((t) => t.type === 'function' && typeof t.name === 'string'),
+      ...namespacedFunctions(body),
+    ];
     const deployment = /\/deployments\/([^/]+)\/responses$/.exec(path)?.[1];
     return {
       dialect: 'openai-responses',
@@ -315,7 +338,7 @@ export const openAIResponsesDialect: WireDialect = {
         .filter((s) => s !== '')
         .join('\n'),
       toolNames: functions.map((t) => t.name as string),
-      votableIds: votableIdsOf(functions.find((t) => t.name === 'vote')?.parameters),
+      votableIds: votableIdsOf(functions.find((t) => isVoteTool(t.name ?? ''))?.parameters),
       text: items
         .filter((m) => !isSystem(m))
         .map((m) => (m.type === 'function_call_output' ? textOfContent(m.output) : textOfContent(m.content)))

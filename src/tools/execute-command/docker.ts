@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { findExecutable } from '../../util/find-executable.js';
 import { dockerClientEnv } from './scrub-env.js';
 
 /** `execution_mode: docker` settings. */
@@ -17,20 +16,7 @@ export interface DockerSettings {
 /** Where the workspace is mounted inside the container (and the command's starting folder). */
 export const CONTAINER_WORKSPACE = '/workspace';
 
-/** The first executable file called `name` in the folders of `pathValue` (a PATH), or null. */
-export function findExecutable(name: string, pathValue: string | undefined): string | null {
-  for (const dir of (pathValue ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return null;
-}
+export { findExecutable };
 
 export interface DockerRunOptions {
   command: string;
