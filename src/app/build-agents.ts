@@ -23,6 +23,7 @@ import { closestMatch } from '../util/closest-match.js';
 import { RateLimiter } from '../util/rate-limiter.js';
 import type { Tool } from '../tools/define-tool.js';
 import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
+import { bwrapArgs } from '../tools/execute-command/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -264,7 +265,7 @@ export function modelLabel(
 
 const forHarness = {
   test: (f: BackendFactory) => f.harness === true,
-  what: 'coding-agent backends (claude_code, codex)',
+  what: 'coding-agent backends (claude_code, codex, gemini_cli)',
 };
 /** Backend keys that only some backends read: anywhere else they would be silently ignored. */
 const ONLY_FOR = {
@@ -339,6 +340,20 @@ function harnessSettings(backend: BackendConfig, sandbox: AgentSandbox): Harness
       return decision.allowed ? { allowed: true } : decision;
     },
     env: sandbox.env,
+    sandboxed: (phase, readable) => {
+      if (!sandbox.bwrap) return undefined;
+      const layout = sandbox.layout(phase);
+      return [
+        sandbox.bwrap,
+        ...bwrapArgs({
+          ...layout,
+          readOnly: [...layout.readOnly, ...readable],
+          network: true, // The harness talks to its model.
+          chdir: sandbox.workspace,
+          privateTmp: false,
+        }),
+      ];
+    },
     ...(backend.permission_mode ? { permissionMode: backend.permission_mode } : {}),
     ...(backend.allowed_tools ? { allowedTools: backend.allowed_tools } : {}),
     ...(backend.disallowed_tools ? { disallowedTools: backend.disallowed_tools } : {}),

@@ -1,25 +1,31 @@
 import { claudeSandboxMissing } from '../backends/harness/claude-code.js';
 import type { MassGenConfig } from '../config/index.js';
+import { sandboxSupport } from '../tools/execute-command/index.js';
 import type { RunWarning } from '../types/events.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Why a harness of `type` cannot be confined here, or null. */
+function unconfined(type: string, env: Env): string | null {
+  if (type === 'claude_code') return claudeSandboxMissing(env.PATH);
+  if (type === 'gemini_cli') {
+    const support = sandboxSupport(env.PATH);
+    return support.ok
+      ? null
+      : `the Gemini CLI runs outside massgen's OS sandbox (${support.reason}); only its own workspace checks hold`;
+  }
+  return null;
+}
+
 /**
- * What a coding-agent harness cannot enforce on this machine, said loudly at the start of the run
- * (and by `--validate`): the harness still runs, with the tool it cannot confine switched off.
+ * What a coding-agent harness cannot enforce on this machine, said loudly at the start of the run: the
+ * harness still runs, with what it cannot confine switched off where that is possible.
  */
 export function harnessWarnings(config: MassGenConfig, env: Env): RunWarning[] {
   return config.agents.flatMap((agent, index) => {
-    if (agent.backend.type !== 'claude_code') return [];
-    const missing = claudeSandboxMissing(env.PATH);
-    return missing === null
+    const why = unconfined(agent.backend.type, env);
+    return why === null
       ? []
-      : [
-          {
-            code: 'harness_unsandboxed',
-            key: `agents[${index}].backend`,
-            message: `${agent.id}: ${missing}.`,
-          },
-        ];
+      : [{ code: 'harness_unsandboxed', key: `agents[${index}].backend`, message: `${agent.id}: ${why}.` }];
   });
 }

@@ -19,6 +19,7 @@ import { langGraphBackend } from './external/langgraph.js';
 import { ag2Backend, externalBackend } from './external/adapter-backend.js';
 import { claudeCodeBackend } from './harness/claude-code.js';
 import { codexBackend } from './harness/codex.js';
+import { geminiCliBackend } from './harness/gemini-cli.js';
 
 /** Every backend massgen knows. Adding a provider is one folder plus one line here. */
 export const backendFactories: readonly BackendFactory[] = [
@@ -41,6 +42,7 @@ export const backendFactories: readonly BackendFactory[] = [
   externalBackend,
   claudeCodeBackend,
   codexBackend,
+  geminiCliBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

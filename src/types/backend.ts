@@ -123,6 +123,11 @@ export interface HarnessSettings {
   ): Promise<{ allowed: true } | { allowed: false; reason: string }>;
   /** The run's environment: the harness gets PATH and its own key from it, nothing else. */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The command prefix that runs a harness process inside massgen's OS sandbox for `phase` (bubblewrap's
+   * arguments ending in `--`; `readable` extra folders it must read), or undefined where there is none.
+   */
+  sandboxed?(phase: 'coordination' | 'presentation', readable: readonly string[]): string[] | undefined;
   permissionMode?: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
   allowedTools?: readonly string[];
   disallowedTools?: readonly string[];

@@ -208,6 +208,7 @@ describe('--list-backends', () => {
       'external',
       'claude_code',
       'codex',
+      'gemini_cli',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');

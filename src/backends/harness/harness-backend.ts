@@ -50,6 +50,8 @@ interface LiveTurn {
   queue: AsyncQueue<Item>;
   pending: Map<string, (text: string) => void>;
   controller: AbortController;
+  /** The harness's own tool calls by id. */
+  toolNames: Map<string, string>;
 }
 
 const TURN_OVER = 'Recorded. Your turn is over: stop here.';
@@ -141,6 +143,7 @@ export function createHarnessBackend(adapter: HarnessAdapter): Backend {
       items: queue[Symbol.asyncIterator](),
       pending: new Map(),
       controller: new AbortController(),
+      toolNames: new Map(),
     };
     const system = request.messages
       .filter((m) => m.role === 'system')
@@ -220,6 +223,7 @@ export function createHarnessBackend(adapter: HarnessAdapter): Backend {
             yield { type: 'reasoning-delta', text: item.text };
             break;
           case 'tool-call':
+            turn.toolNames.set(item.callId, item.toolName);
             yield {
               type: 'provider-tool-call',
               callId: item.callId,
@@ -231,7 +235,8 @@ export function createHarnessBackend(adapter: HarnessAdapter): Backend {
             yield {
               type: 'provider-tool-result',
               callId: item.callId,
-              toolName: item.toolName,
+              // Harnesses that report a result by id only: the name of the call it answers.
+              toolName: item.toolName || (turn.toolNames.get(item.callId) ?? ''),
               output: item.output,
               isError: item.isError,
             };

@@ -19,7 +19,15 @@ export function defineHarness<Sdk>(options: {
   keyEnv: string;
   defaultBaseUrl: string;
   run: (settings: BackendSettings, harness: HarnessSettings, sdk: Promise<Sdk>) => HarnessAdapter['run'];
+  /** How the package is loaded (default: imported); throws when it is not installed. */
+  load?: () => Promise<Sdk>;
 }): BackendFactory {
+  const load = () =>
+    options.load
+      ? options.load().catch((error: unknown) => {
+          throw missingPackage(options.package, error);
+        })
+      : loadHarnessPackage<Sdk>(options.package);
   return {
     type: options.type,
     description: options.description,
@@ -37,7 +45,7 @@ export function defineHarness<Sdk>(options: {
     keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
     harness: true,
     prepare: async () => {
-      await loadHarnessPackage(options.package);
+      await load();
     },
     create(settings): Backend {
       const harness = settings.harness;
@@ -45,7 +53,7 @@ export function defineHarness<Sdk>(options: {
         throw new ConfigError(`${options.type} needs cwd: (its workspace)`, {
           hint: `e.g. cwd: ${options.type}_workspace`,
         });
-      const sdk = loadHarnessPackage<Sdk>(options.package);
+      const sdk = load();
       sdk.catch(() => {}); // Checked by prepare; a failure here is the first step's.
       return createHarnessBackend({
         type: options.type,
@@ -84,13 +92,16 @@ export function harnessEnv(
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
+const missingPackage = (pkg: string, error: unknown) =>
+  new ConfigError(`${pkg} is not installed (${(error as Error).message.split('\n')[0]})`, {
+    hint: `npm install ${pkg} (next to massgen)`,
+  });
+
 /** Imports a harness package (massgen's own optional dependency), or says what to install. */
 export async function loadHarnessPackage<T>(pkg: string): Promise<T> {
   try {
     return (await import(pkg)) as T;
   } catch (error) {
-    throw new ConfigError(`${pkg} is not installed (${(error as Error).message.split('\n')[0]})`, {
-      hint: `npm install ${pkg} (next to massgen)`,
-    });
+    throw missingPackage(pkg, error);
   }
 }

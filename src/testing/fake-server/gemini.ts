@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
-import { votableIdsOf } from './openai-chat.js';
+import { isVoteTool, votableIdsOf } from './openai-chat.js';
 import { chunksOf, estimateUsage, nextResponseIndex, SseWriter, type ScriptedReply } from './script.js';
 
 /**
@@ -179,7 +179,7 @@ export const geminiDialect: WireDialect = {
   view(raw, path): FakeRequestView {
     const body = raw as FakeGeminiRequestBody;
     const declarations = (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
-    const vote = declarations.find((d) => d.name === 'vote');
+    const vote = declarations.find((d) => isVoteTool(String(d.name)));
     return {
       dialect: 'gemini',
       model: ROUTE.exec(path)?.[1] ?? '',

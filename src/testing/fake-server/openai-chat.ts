@@ -39,7 +39,7 @@ const textOf = (content: unknown): string =>
       : '';
 
 /** The workflow `vote` tool, also as a harness sees it through massgen's MCP server (`mcp__massgen__vote`). */
-export const isVoteTool = (name: string): boolean => name === 'vote' || name.endsWith('__vote');
+export const isVoteTool = (name: string): boolean => /(^|_)vote$/.test(name);
 
 /** Enum of `vote.agent_id` in a JSON schema, if any (shared by the dialects). */
 export function votableIdsOf(parameters: unknown): string[] {
