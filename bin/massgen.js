@@ -1,4 +1,26 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+// `--version` and `--help` answer from two small files before anything else loads: a fast start for
+// the commands people (and scripts) run most often. Everything else goes through the CLI.
+import { readFileSync } from 'node:fs';
 
-await main();
+const args = process.argv.slice(2);
+const only = args.length === 1 ? args[0] : undefined;
+const read = (relative) => {
+  try {
+    return readFileSync(new URL(relative, import.meta.url), 'utf8');
+  } catch {
+    return null; // Not built yet (a source checkout): the CLI answers.
+  }
+};
+const quick =
+  only === '--version' || only === '-V'
+    ? read('../package.json') && `${JSON.parse(read('../package.json')).version}\n`
+    : only === '--help' || only === '-h'
+      ? read('../dist/cli/help.txt')
+      : null;
+if (quick) {
+  process.stdout.write(quick);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  await main();
+}

@@ -13,7 +13,7 @@ import {
   type SandboxLayout,
 } from '../tools/execute-command/index.js';
 import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
-import { createMcpToolProvider, type McpServerSettings } from '../tools/mcp/index.js';
+import { lazyMcpToolProvider, type McpServerSettings } from '../tools/index.js';
 import { withPathGuard } from '../tools/path-arguments-guard.js';
 import type { CheckPath } from '../tools/permissions/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
@@ -214,7 +214,7 @@ export function buildToolRegistry(
   }
   if (customTools.length > 0) providers.push(customToolProvider(customTools));
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
-    const provider = createMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
+    const provider = lazyMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.
     providers.push(sandbox ? withPathGuard(provider, sandbox.checkPath) : provider);
   }

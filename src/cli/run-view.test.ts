@@ -192,6 +192,7 @@ describe('createRunView: tool approvals in the live view', () => {
   it('y approves and n denies through respondToApproval', async () => {
     const { view, stdin, answers } = liveView();
     expect(view.live).toBe(true);
+    await view.ready;
     view.handle(events.started());
     view.handle(events.requested('c1'));
     view.handle(events.requested('c2'));

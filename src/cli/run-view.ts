@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import type { PreparedRun } from '../app/index.js';
 import type { RunEvent } from '../types/events.js';
-import { isLiveViewSupported, startLiveView } from '../tui/index.js';
+// The live view's module, not the tui index: Ink itself loads only when a live view starts.
+import { isLiveViewSupported, startLiveView } from '../tui/live-view.js';
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
@@ -12,6 +13,8 @@ export interface RunView {
   finish(): Promise<void>;
   /** True while the full-screen live view owns the terminal (nothing else may write). */
   readonly live: boolean;
+  /** Resolves once the view is on screen (the live view loads Ink in the background). */
+  readonly ready: Promise<void>;
 }
 
 export interface RunViewIo {
@@ -41,6 +44,7 @@ export interface RunViewOptions {
  * `--automation`, deny each call at once (see `createApprovalPrompt`).
  */
 export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: PreparedRun): RunView {
+  let ready: Promise<void> = Promise.resolve();
   const handlers: ((event: RunEvent) => void)[] = [];
   let finish = async (): Promise<void> => {};
   let live = false;
@@ -73,6 +77,7 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
         ),
     });
     live = true;
+    ready = view.ready;
     handlers.push((event) => view.handle(event));
     if (holdsCalls && io.terminal.stdin.isTTY !== true) {
       // No keys reach the live view: deny at once (its timeline shows why; stderr would garble it).
@@ -127,6 +132,7 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   return {
     handle: (event) => handlers.forEach((handle) => handle(event)),
     finish: () => finish(),
+    ready,
     get live() {
       return live;
     },

@@ -19,4 +19,7 @@
 export { defineTool, isTool, type Tool, type ToolExecutionContext } from './define-tool.js';
 export { createAgentToolRegistry, type AgentToolRegistryOptions } from './agent-tool-registry.js';
 export type { ToolProvider, ToolProviderEvent, ToolProviderStartContext } from './tool-provider.js';
-export { createMcpToolProvider, mcpToolName, type McpServerSettings } from './mcp/index.js';
+// The MCP client itself (and the MCP SDK) loads only for agents with MCP servers: see lazyMcpToolProvider.
+export { lazyMcpToolProvider } from './mcp/lazy-provider.js';
+export { mcpToolName } from './mcp/tool-naming.js';
+export type { McpServerSettings } from './mcp/settings.js';

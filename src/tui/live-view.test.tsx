@@ -89,6 +89,7 @@ describe('startLiveView', () => {
     const { stdout, stdin, streams } = terminal();
     const onCancel = vi.fn();
     const view = startLiveView({ ...streams, onCancel });
+    await view.ready;
     expect(stdin.raw).toBe(true);
     const run = threeAgentRun('finish');
     for (const event of run.events) view.handle(event);
@@ -123,6 +124,7 @@ describe('startLiveView', () => {
     const { stdin, streams } = terminal();
     const onCancel = vi.fn();
     const view = startLiveView({ ...streams, onCancel });
+    await view.ready;
     for (const event of threeAgentRun('streaming').events) view.handle(event);
     await tick();
     stdin.press('q');
@@ -139,6 +141,7 @@ describe('startLiveView', () => {
     const { stdin, streams } = terminal();
     const onCancel = vi.fn();
     const view = startLiveView({ ...streams, onCancel });
+    await view.ready;
     await tick();
     stdin.press('\u0003');
     await tick();

@@ -1,4 +1,5 @@
-import { createAzure } from '@ai-sdk/azure';
+import type * as AzureSdk from '@ai-sdk/azure';
+import { lazyBackend } from '../lazy-backend.js';
 import type { BackendFactory } from '../../types/backend.js';
 import { ConfigError } from '../../types/errors.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
@@ -8,6 +9,9 @@ import {
   responsesProviderTools,
 } from '../openai/responses-options.js';
 import { azureEndpoint } from './azure-base-url.js';
+
+/** `@ai-sdk/azure`, loaded by the first call of a azure-openai agent. */
+let azureSdk: typeof AzureSdk | undefined;
 
 const TYPE = 'azure_openai';
 
@@ -49,28 +53,31 @@ export const azureOpenAIBackend: BackendFactory = {
     } catch (error) {
       throw new ConfigError(`${TYPE}: base_url is not a URL: ${settings.baseUrl}`, { cause: error });
     }
-    const { apiVersion: optionVersion, ...providerOptions } = settings.providerOptions;
-    const apiVersion = typeof optionVersion === 'string' ? optionVersion : endpoint.apiVersion;
-    const headers = providerHeaders('api-key', settings.apiKey, settings.headers);
-    const provider = createAzure({
-      baseURL: endpoint.baseURL,
-      // Never undefined: the SDK would then read AZURE_API_KEY from the environment itself.
-      apiKey: settings.apiKey ?? '',
-      ...(headers === undefined ? {} : { headers }),
-      ...(apiVersion === undefined ? {} : { apiVersion }),
-    });
-    return createLanguageModelBackend({
-      type: TYPE,
-      modelId: settings.model,
-      model: provider.responses(settings.model),
-      // The SDK reads Azure's Responses options under `azure`.
-      providerName: 'azure',
-      baseUrl: endpoint.baseURL,
-      providerOptions: responsesProviderOptions(settings.features, providerOptions),
-      providerTools: responsesProviderTools(settings.features, provider.tools),
-      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-      ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-      ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    return lazyBackend(TYPE, settings.model, async () => {
+      azureSdk ??= await import('@ai-sdk/azure');
+      const { apiVersion: optionVersion, ...providerOptions } = settings.providerOptions;
+      const apiVersion = typeof optionVersion === 'string' ? optionVersion : endpoint.apiVersion;
+      const headers = providerHeaders('api-key', settings.apiKey, settings.headers);
+      const provider = azureSdk!.createAzure({
+        baseURL: endpoint.baseURL,
+        // Never undefined: the SDK would then read AZURE_API_KEY from the environment itself.
+        apiKey: settings.apiKey ?? '',
+        ...(headers === undefined ? {} : { headers }),
+        ...(apiVersion === undefined ? {} : { apiVersion }),
+      });
+      return createLanguageModelBackend({
+        type: TYPE,
+        modelId: settings.model,
+        model: provider.responses(settings.model),
+        // The SDK reads Azure's Responses options under `azure`.
+        providerName: 'azure',
+        baseUrl: endpoint.baseURL,
+        providerOptions: responsesProviderOptions(settings.features, providerOptions),
+        providerTools: responsesProviderTools(settings.features, provider.tools),
+        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+        ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+      });
     });
   },
 };

@@ -1,10 +1,14 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
+import type * as AnthropicSdk from '@ai-sdk/anthropic';
+import { lazyBackend } from '../lazy-backend.js';
 import { wrapLanguageModel, type JSONValue } from 'ai';
 import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import { claudeFeatureOptions, claudeProviderTools } from './features.js';
 import { thinkingReplayMiddleware } from './thinking-replay.js';
+
+/** `@ai-sdk/anthropic`, loaded by the first call of a claude agent. */
+let anthropicSdk: typeof AnthropicSdk | undefined;
 
 const TYPE = 'claude';
 const DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
@@ -43,32 +47,35 @@ export const claudeBackend: BackendFactory = {
   // Local Anthropic-compatible servers and proxies (Ollama, LiteLLM) usually take no key.
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
   create(settings) {
-    const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
-    const provider = createAnthropic({
-      baseURL,
-      // Always a string: without one the SDK would read ANTHROPIC_API_KEY itself, and secrets
-      // reach backends only through settings.
-      apiKey: settings.apiKey ?? '',
-      ...(settings.headers === undefined ? {} : { headers: settings.headers }),
-    });
-    const model = wrapLanguageModel({
-      model: provider.messages(settings.model),
-      middleware: thinkingReplayMiddleware(),
-    });
-    return createLanguageModelBackend({
-      type: TYPE,
-      modelId: settings.model,
-      model,
-      providerName: 'anthropic',
-      baseUrl: baseURL,
-      providerOptions: {
-        ...claudeFeatureOptions(settings.features),
-        ...(settings.providerOptions as Record<string, JSONValue>),
-      },
-      providerTools: claudeProviderTools(provider, settings.features),
-      maxTokens: settings.maxTokens ?? DEFAULT_MAX_TOKENS,
-      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-      ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    return lazyBackend(TYPE, settings.model, async () => {
+      anthropicSdk ??= await import('@ai-sdk/anthropic');
+      const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
+      const provider = anthropicSdk!.createAnthropic({
+        baseURL,
+        // Always a string: without one the SDK would read ANTHROPIC_API_KEY itself, and secrets
+        // reach backends only through settings.
+        apiKey: settings.apiKey ?? '',
+        ...(settings.headers === undefined ? {} : { headers: settings.headers }),
+      });
+      const model = wrapLanguageModel({
+        model: provider.messages(settings.model),
+        middleware: thinkingReplayMiddleware(),
+      });
+      return createLanguageModelBackend({
+        type: TYPE,
+        modelId: settings.model,
+        model,
+        providerName: 'anthropic',
+        baseUrl: baseURL,
+        providerOptions: {
+          ...claudeFeatureOptions(settings.features),
+          ...(settings.providerOptions as Record<string, JSONValue>),
+        },
+        providerTools: claudeProviderTools(provider, settings.features),
+        maxTokens: settings.maxTokens ?? DEFAULT_MAX_TOKENS,
+        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+      });
     });
   },
 };

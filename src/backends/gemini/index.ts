@@ -1,4 +1,5 @@
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import type * as GoogleSdk from '@ai-sdk/google';
+import { lazyBackend } from '../lazy-backend.js';
 import type { Backend, BackendFactory, BackendSettings } from '../../types/backend.js';
 import {
   createLanguageModelBackend,
@@ -10,6 +11,9 @@ import { geminiProviderTools, geminiSupportsToolCombination } from './provider-t
 import { withPromptedToolCalls } from '../prompted-tool-calls.js';
 import { leadingSystemMessagesOnly } from './system-messages.js';
 import { geminiThinkingConfig } from './thinking-options.js';
+
+/** `@ai-sdk/google`, loaded by the first call of a gemini agent. */
+let googleSdk: typeof GoogleSdk | undefined;
 
 export { geminiSupportsToolCombination } from './provider-tools.js';
 
@@ -41,12 +45,16 @@ export const geminiBackend: BackendFactory = {
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   // A Gemini-speaking proxy or test server on this machine may need no key.
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
-  create: createGeminiBackend,
+  create: (settings) =>
+    lazyBackend(TYPE, settings.model, async () => {
+      googleSdk ??= await import('@ai-sdk/google');
+      return createGeminiBackend(settings);
+    }),
 };
 
 function createGeminiBackend(settings: BackendSettings): Backend {
   const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
-  const provider = createGoogleGenerativeAI({
+  const provider = googleSdk!.createGoogleGenerativeAI({
     baseURL,
     // Never undefined: the SDK would then read GOOGLE_GENERATIVE_AI_API_KEY from the environment itself.
     apiKey: settings.apiKey ?? '',

@@ -1,7 +1,11 @@
-import { createXai } from '@ai-sdk/xai';
+import type * as XaiSdk from '@ai-sdk/xai';
+import { lazyBackend } from '../lazy-backend.js';
 import type { ToolSet } from 'ai';
 import type { BackendFactory, BackendFeatures } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+
+/** `@ai-sdk/xai`, loaded by the first call of a grok agent. */
+let xaiSdk: typeof XaiSdk | undefined;
 
 const TYPE = 'grok';
 const DEFAULT_BASE_URL = 'https://api.x.ai/v1';
@@ -35,26 +39,29 @@ export const grokBackend: BackendFactory = {
   apiKeyEnvs: () => ['XAI_API_KEY'],
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   create(settings) {
-    const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
-    const xai = createXai({
-      baseURL,
-      // Never undefined: the SDK would then read XAI_API_KEY from the environment itself, behind the app's
-      // back. The app resolves the key and refuses to run without one.
-      apiKey: settings.apiKey ?? '',
-      ...(settings.headers === undefined ? {} : { headers: settings.headers }),
-    });
-    const webSearch = settings.features?.webSearch === true;
-    return createLanguageModelBackend({
-      type: TYPE,
-      modelId: settings.model,
-      model: webSearch ? xai.responses(settings.model) : xai.chat(settings.model),
-      providerName: PROVIDER_NAME,
-      baseUrl: baseURL,
-      providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
-      ...(webSearch ? { providerTools: searchTools(xai) } : {}),
-      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-      ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-      ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    return lazyBackend(TYPE, settings.model, async () => {
+      xaiSdk ??= await import('@ai-sdk/xai');
+      const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
+      const xai = xaiSdk!.createXai({
+        baseURL,
+        // Never undefined: the SDK would then read XAI_API_KEY from the environment itself, behind the app's
+        // back. The app resolves the key and refuses to run without one.
+        apiKey: settings.apiKey ?? '',
+        ...(settings.headers === undefined ? {} : { headers: settings.headers }),
+      });
+      const webSearch = settings.features?.webSearch === true;
+      return createLanguageModelBackend({
+        type: TYPE,
+        modelId: settings.model,
+        model: webSearch ? xai.responses(settings.model) : xai.chat(settings.model),
+        providerName: PROVIDER_NAME,
+        baseUrl: baseURL,
+        providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
+        ...(webSearch ? { providerTools: searchTools(xai) } : {}),
+        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+        ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+      });
     });
   },
 };
@@ -70,6 +77,6 @@ function reasoningOptions(features: BackendFeatures | undefined): Record<string,
  * bundle a different `@ai-sdk/provider-utils` version, and the two `Tool` types do not line up
  * although the runtime shape is the same.
  */
-function searchTools(xai: ReturnType<typeof createXai>): ToolSet {
+function searchTools(xai: ReturnType<typeof XaiSdk.createXai>): ToolSet {
   return { web_search: xai.tools.webSearch(), x_search: xai.tools.xSearch() } as unknown as ToolSet;
 }

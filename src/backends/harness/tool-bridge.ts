@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { ToolDefinition } from '../../types/messages.js';
-import { listen } from '../../util/listen.js';
 
 /** What a harness gets back for a call of one of massgen's tools. */
 export interface BridgeResult {
@@ -35,10 +34,12 @@ export async function startToolBridge(
     { Server },
     { WebStandardStreamableHTTPServerTransport },
     { ListToolsRequestSchema, CallToolRequestSchema },
+    { listen },
   ] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    import('../../util/listen.js'),
   ]);
   const token = randomBytes(24).toString('hex');
   let tools: readonly ToolDefinition[] = [];

@@ -1,12 +1,41 @@
 import type { BackendFactory, BackendSettings, LocalModelSettings } from '../../types/backend.js';
 import { ConfigError } from '../../types/errors.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
-import { createLlamaLanguageModel } from './llama-language-model.js';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type * as LlamaRuntime from './llama-language-model.js';
 import { cachePath, ensureModelFile, parseModelRef } from './model-files.js';
 
 export { DEFAULT_LOCAL_MODEL } from './default-model.js';
 export { defaultThreads } from './default-threads.js';
-export { disposeLocalModels, localModelPoolStats } from './model-pool.js';
+
+/** llama.cpp (node-llama-cpp) is loaded by the first `local` agent's first call, never at start. */
+let runtime: Promise<typeof LlamaRuntime> | null = null;
+const loadRuntime = () => (runtime ??= import('./llama-language-model.js'));
+
+/** Frees every local model and context (a no-op when no local model was ever loaded). */
+export async function disposeLocalModels(): Promise<void> {
+  if (runtime === null) return;
+  await (await import('./model-pool.js')).disposeLocalModels();
+}
+
+/**
+ * The local model as an AI SDK language model whose llama.cpp side loads on first use: a run without
+ * `type: local` agents never imports node-llama-cpp.
+ */
+function lazyLlamaModel(
+  options: Parameters<typeof LlamaRuntime.createLlamaLanguageModel>[0],
+): LanguageModelV3 {
+  let model: Promise<LanguageModelV3> | null = null;
+  const load = () => (model ??= loadRuntime().then((m) => m.createLlamaLanguageModel(options)));
+  return {
+    specificationVersion: 'v3',
+    provider: 'local',
+    modelId: options.modelId,
+    supportedUrls: {},
+    doGenerate: async (call: LanguageModelV3CallOptions) => (await load()).doGenerate(call),
+    doStream: async (call: LanguageModelV3CallOptions) => (await load()).doStream(call),
+  };
+}
 
 function localSettings(settings: BackendSettings): LocalModelSettings {
   if (!settings.local) throw new ConfigError('the local backend needs its model folder settings (internal)');
@@ -51,7 +80,7 @@ export const localBackend: BackendFactory = {
   },
   create(settings) {
     const local = localSettings(settings);
-    const model = createLlamaLanguageModel({
+    const model = lazyLlamaModel({
       modelId: settings.model,
       modelPath: localModelPath(settings.model, local.modelDir),
       local,

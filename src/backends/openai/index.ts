@@ -1,8 +1,12 @@
-import { createOpenAI } from '@ai-sdk/openai';
+import type * as OpenAISdk from '@ai-sdk/openai';
+import { lazyBackend } from '../lazy-backend.js';
 import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import { providerHeaders, responsesProviderOptions, responsesProviderTools } from './responses-options.js';
+
+/** `@ai-sdk/openai`, loaded by the first call of a openai agent. */
+let openaiSdk: typeof OpenAISdk | undefined;
 
 const TYPE = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -37,25 +41,28 @@ export const openAIBackend: BackendFactory = {
   // A local server speaking the Responses API (vLLM, Ollama…) usually needs no key.
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
   create(settings) {
-    const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
-    const headers = providerHeaders('Authorization', settings.apiKey, settings.headers);
-    const provider = createOpenAI({
-      baseURL,
-      // Never undefined: the SDK would then read OPENAI_API_KEY from the environment itself.
-      apiKey: settings.apiKey ?? '',
-      ...(headers === undefined ? {} : { headers }),
-    });
-    return createLanguageModelBackend({
-      type: TYPE,
-      modelId: settings.model,
-      model: provider.responses(settings.model),
-      providerName: 'openai',
-      baseUrl: baseURL,
-      providerOptions: responsesProviderOptions(settings.features, settings.providerOptions),
-      providerTools: responsesProviderTools(settings.features, provider.tools),
-      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-      ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-      ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    return lazyBackend(TYPE, settings.model, async () => {
+      openaiSdk ??= await import('@ai-sdk/openai');
+      const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
+      const headers = providerHeaders('Authorization', settings.apiKey, settings.headers);
+      const provider = openaiSdk!.createOpenAI({
+        baseURL,
+        // Never undefined: the SDK would then read OPENAI_API_KEY from the environment itself.
+        apiKey: settings.apiKey ?? '',
+        ...(headers === undefined ? {} : { headers }),
+      });
+      return createLanguageModelBackend({
+        type: TYPE,
+        modelId: settings.model,
+        model: provider.responses(settings.model),
+        providerName: 'openai',
+        baseUrl: baseURL,
+        providerOptions: responsesProviderOptions(settings.features, settings.providerOptions),
+        providerTools: responsesProviderTools(settings.features, provider.tools),
+        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+        ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+      });
     });
   },
 };

@@ -1,7 +1,4 @@
-import { render } from 'ink';
 import type { RunEvent } from '../types/events.js';
-import { LiveViewApp } from './components/live-view-app.js';
-import { renderFinalScreen } from './components/final-screen.js';
 import { DEFAULT_COLUMNS } from './lines.js';
 import { LiveViewStore } from './store.js';
 
@@ -31,6 +28,8 @@ export interface LiveViewHandle {
    * (raw mode off, cursor shown). Idempotent.
    */
   finish(): Promise<void>;
+  /** Resolves once the view is on screen (Ink loads in the background; events meanwhile are kept). */
+  readonly ready: Promise<void>;
 }
 
 /**
@@ -65,16 +64,11 @@ export function startLiveView(options: LiveViewOptions): LiveViewHandle {
     onCancel: options.onCancel,
     ...(options.onApproval ? { onApproval: options.onApproval } : {}),
   });
-  const instance = render(
-    <LiveViewApp
-      store={store}
-      {...(options.columns === undefined ? {} : { columns: options.columns })}
-      {...(options.rows === undefined ? {} : { rows: options.rows })}
-    />,
-    { stdout: options.stdout, stdin: options.stdin, exitOnCtrlC: false, maxFps: 20 },
-  );
-  // Registered now: the promise only resolves if it exists before the unmount.
-  const exited = instance.waitUntilExit().catch(() => undefined);
+  // Ink loads now, in the background: events until then go to the store and show on the first frame.
+  const mounted = import('./live-view-render.js').then((m) => ({ ...m, ...m.mountLiveView(store, options) }));
+  mounted.catch(() => {}); // Surfaces in finish().
+  const ready = mounted.then(() => undefined);
+  ready.catch(() => {}); // Awaited by whoever needs it.
   store.startClock();
   let finishing: Promise<void> | null = null;
 
@@ -84,7 +78,8 @@ export function startLiveView(options: LiveViewOptions): LiveViewHandle {
     // then replaces it.
     store.close();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    instance.unmount();
+    const { unmount, exited, renderFinalScreen } = await mounted;
+    unmount();
     await exited;
     const columns = options.columns ?? options.stdout.columns ?? DEFAULT_COLUMNS;
     const stdout = options.stdout;
@@ -95,5 +90,6 @@ export function startLiveView(options: LiveViewOptions): LiveViewHandle {
   return {
     handle: (event) => store.handle(event),
     finish: () => (finishing ??= finish()),
+    ready,
   };
 }

@@ -1,0 +1,175 @@
+// `npm run bench`: massgen against its physical limits, on simulated providers over loopback HTTP (the
+// fake OpenAI-compatible server, its replies paced). Each figure is printed beside its target with
+// pass/fail and written to bench/results/<date>.json and .md (the README shows the latest table).
+// BENCH_QUICK=1 (what .ci/run uses) runs every scenario at a small size only to prove the suite works.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
+import { fileURLToPath } from 'node:url';
+import { runMassGen } from '../dist/index.js';
+import { convergingTeam, startFakeOpenAIServer } from '../dist/testing/index.js';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const quick = process.env.BENCH_QUICK === '1';
+const CLI = path.join(root, '..', 'bin', 'massgen.js');
+const RSS_HOOK = path.join(root, 'rss-on-exit.mjs');
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (value, digits = 1) => +value.toFixed(digits);
+
+const server = await startFakeOpenAIServer();
+const work = mkdtempSync(path.join(tmpdir(), 'massgen-bench-'));
+const figures = [];
+/** Records one figure with its target; `better` says which way is good. */
+function figure(name, value, unit, target, better = 'lower') {
+  const pass = better === 'lower' ? value <= target : value >= target;
+  figures.push({ name, value, unit, target, pass });
+  console.log(
+    `${pass ? 'pass' : 'FAIL'}  ${name}: ${value} ${unit} (target ${better === 'lower' ? '≤' : '≥'} ${target})`,
+  );
+}
+
+/** A team of `n` agents on the fake server; each reply paced at `delayMs` per streamed chunk. */
+function team(n, { delayMs = 0, text = '' } = {}) {
+  const script = convergingTeam({
+    answer: (system) => `answer of ${system.slice(-12)} ${text}`,
+    final: 'done',
+  });
+  server.setHandler((body, index, view) => ({
+    ...script(body, index, view),
+    ...(delayMs ? { delayMs } : {}),
+  }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `a${i}`,
+    backend: { type: 'chatcompletion', model: 'bench-model', base_url: server.url },
+    system_message: `You are agent number ${i}.`,
+  }));
+}
+
+/** One in-process run: wall time, and the time some model call was in flight (the union of steps). */
+async function inProcessRun(agents, orchestrator = {}) {
+  const steps = new Map();
+  const intervals = [];
+  const started = performance.now();
+  const result = await runMassGen({
+    config: { agents, orchestrator, ui: { logging_enabled: false } },
+    question: 'What is 6 times 7?',
+    cwd: work,
+    env: {},
+    logging: false,
+    onEvent: (event) => {
+      const key = `${event.agentId}/${event.step}`;
+      if (event.type === 'agent.step.started') steps.set(key, performance.now());
+      if (event.type === 'agent.step.finished' && steps.has(key))
+        intervals.push([steps.get(key), performance.now()]);
+    },
+  });
+  const wall = performance.now() - started;
+  if (result.status !== 'completed')
+    throw new Error(`bench run ended ${result.status}: ${result.error?.message}`);
+  intervals.sort((a, b) => a[0] - b[0]);
+  let busy = 0;
+  let end = -Infinity;
+  for (const [from, to] of intervals) {
+    if (to <= end) continue;
+    busy += to - Math.max(from, end);
+    end = to;
+  }
+  return { wall, busy, steps: intervals.length };
+}
+
+/** Spawns the CLI; resolves with wall time, time to its first model request and its peak RSS. */
+function cliRun(args, cwd) {
+  const before = server.requests.length;
+  const rssFile = path.join(cwd, `rss-${Math.random().toString(36).slice(2)}`);
+  const started = performance.now();
+  let firstRequest = null;
+  const poll = setInterval(() => {
+    if (firstRequest === null && server.requests.length > before) firstRequest = performance.now() - started;
+  }, 1);
+  const child = spawn(process.execPath, ['--import', RSS_HOOK, CLI, ...args], {
+    cwd,
+    stdio: 'ignore',
+    env: { PATH: process.env.PATH, HOME: cwd, MASSGEN_BENCH_RSS: rssFile },
+  });
+  return new Promise((resolve) =>
+    child.on('exit', () => {
+      clearInterval(poll);
+      const rssKb = existsSync(rssFile) ? Number(readFileSync(rssFile, 'utf8')) : NaN;
+      resolve({ wall: performance.now() - started, firstRequest, rssMiB: rssKb / 1024 });
+    }),
+  );
+}
+
+// 1. Start-up: --version, --help, and process start to the first provider request.
+const repeats = quick ? 2 : 7;
+for (const flag of ['--version', '--help']) {
+  const times = [];
+  for (let i = 0; i < repeats; i++) times.push((await cliRun([flag], work)).wall);
+  figure(`massgen ${flag} wall time`, round(median(times), 0), 'ms', 100);
+}
+{
+  const agents = team(1);
+  writeFileSync(path.join(work, 'one.yaml'), JSON.stringify({ agents, ui: { logging_enabled: false } }));
+  const first = [];
+  for (let i = 0; i < repeats; i++)
+    first.push((await cliRun(['--config', 'one.yaml', 'q'], work)).firstRequest);
+  figure('start-up: process start to first provider request', round(median(first), 0), 'ms', 300);
+}
+
+// 2. Memory: peak RSS of CLI runs by agent count (remote providers: the fake server).
+for (const n of quick ? [3] : [3, 8, 16]) {
+  writeFileSync(
+    path.join(work, `team-${n}.yaml`),
+    JSON.stringify({ agents: team(n), ui: { logging_enabled: false } }),
+  );
+  const { rssMiB } = await cliRun(['--config', `team-${n}.yaml`, 'q'], work);
+  figure(`peak RSS, ${n} agents`, round(rssMiB), 'MiB', 60 + 2 * n);
+}
+
+// 3. Orchestration overhead: wall time beyond the time some model call is in flight, paced replies.
+for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
+  const { wall, busy, steps } = await inProcessRun(team(n, { delayMs: quick ? 5 : 20 }));
+  const overhead = wall - busy;
+  figure(
+    `orchestration overhead, ${n} agents`,
+    round((100 * overhead) / wall, 2),
+    '% of wall',
+    n >= 64 ? 3 : 1,
+  );
+  figure(`orchestration overhead per step, ${n} agents`, round(overhead / steps, 2), 'ms', 5);
+}
+
+// 4. Event-loop lag with many agents streaming (100 tokens/s each: one chunk every 10 ms).
+{
+  const n = quick ? 8 : 64;
+  const lag = monitorEventLoopDelay({ resolution: 1 });
+  lag.enable();
+  await inProcessRun(team(n, { delayMs: 10, text: 'word '.repeat(200) }));
+  lag.disable();
+  figure(`event-loop lag p99, ${n} agents streaming`, round(lag.percentile(99) / 1e6, 1), 'ms', 10);
+}
+
+await server.close();
+rmSync(work, { recursive: true, force: true });
+
+const date = new Date().toISOString().slice(0, 10);
+const report = { date: new Date().toISOString(), quick, node: process.versions.node, figures };
+mkdirSync(path.join(root, 'results'), { recursive: true });
+writeFileSync(path.join(root, 'results', `${date}.json`), `${JSON.stringify(report, null, 2)}\n`);
+const table = [
+  '| figure | measured | target | |',
+  '| --- | --: | --: | :-: |',
+  ...figures.map(
+    (f) => `| ${f.name} | ${f.value} ${f.unit} | ${f.target} ${f.unit} | ${f.pass ? '✔' : '✘'} |`,
+  ),
+].join('\n');
+writeFileSync(
+  path.join(root, 'results', `${date}.md`),
+  `# massgen bench, ${date}${quick ? ' (quick)' : ''}\n\n${table}\n`,
+);
+console.log(
+  `\nwritten bench/results/${date}.json and .md — ${figures.filter((f) => !f.pass).length} target(s) missed`,
+);

@@ -1,0 +1,69 @@
+/**
+ * Start-up stays light: the built CLI is run with a resolve hook that records every module it imports.
+ * `--version` and `--help` load no package at all; a run with one chatcompletion agent and no TTY loads
+ * neither the live view (Ink), llama.cpp, the MCP SDK, other providers' packages, the servers nor the
+ * framework and harness packages. Timing targets live in `npm run bench`, not here.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_BIN, makeWorkdir, REPO_ROOT } from './cli-harness.js';
+
+const REGISTER = path.join(REPO_ROOT, 'test', 'fixtures', 'import-trace', 'register.mjs');
+
+/** The packages (under node_modules) a CLI invocation imported. */
+function packagesImported(args: string[], cwd = makeWorkdir()): string[] {
+  const trace = path.join(cwd, 'imports.txt');
+  writeFileSync(trace, '');
+  spawnSync(process.execPath, ['--import', REGISTER, CLI_BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: cwd, MASSGEN_IMPORT_TRACE: trace },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const packages = readFileSync(trace, 'utf8')
+    .split('\n')
+    .flatMap((url) => {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+      return match ? [match[1]!] : [];
+    });
+  return [...new Set(packages)].sort();
+}
+
+const HEAVY = [
+  'ink',
+  'react',
+  'node-llama-cpp',
+  '@modelcontextprotocol/sdk',
+  '@ai-sdk/anthropic',
+  '@ai-sdk/google',
+  '@ai-sdk/xai',
+  '@ai-sdk/azure',
+  '@ai-sdk/openai',
+  '@hono/node-server',
+  'hono',
+  'ws',
+  '@langchain/core',
+  '@openai/agents',
+  '@anthropic-ai/claude-agent-sdk',
+  '@openai/codex-sdk',
+  '@google/gemini-cli',
+];
+
+describe('what start-up imports', () => {
+  it.each([['--version'], ['--help']])('%s imports no package at all', (flag) => {
+    expect(packagesImported([flag])).toEqual([]);
+  });
+
+  it('a one-agent chatcompletion run without a terminal loads none of the heavy packages', () => {
+    const cwd = makeWorkdir();
+    writeFileSync(
+      path.join(cwd, 'team.yaml'),
+      'agents:\n  - id: a\n    backend: { type: chatcompletion, model: m, base_url: "http://127.0.0.1:9/v1", max_retries: 0 }\nui: { logging_enabled: false }\n',
+    );
+    const imported = packagesImported(['--config', 'team.yaml', 'question'], cwd);
+    expect(imported).toContain('@ai-sdk/openai-compatible'); // It did get as far as its provider.
+    expect(imported.filter((pkg) => HEAVY.includes(pkg))).toEqual([]);
+  });
+});
