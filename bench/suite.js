@@ -4,6 +4,7 @@
 // BENCH_QUICK=1 (what .ci/run uses) runs every scenario at a small size only to prove the suite works.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -142,18 +143,40 @@ for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
   figure(`orchestration overhead per step, ${n} agents`, round(overhead / steps, 2), 'ms', 5);
 }
 
-// 4. Event-loop lag with many agents streaming (100 tokens/s each: one chunk every 10 ms).
+// 4. Event-loop lag with many agents streaming (100 tokens/s each: one chunk every 10 ms). The slowest
+// scenario, so its CPU profile is kept beside the results (open it in Chrome DevTools).
 {
   const n = quick ? 8 : 64;
+  const session = new Session();
+  session.connect();
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
   const lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
   await inProcessRun(team(n, { delayMs: 10, text: 'word '.repeat(200) }));
   lag.disable();
+  // Profiled in a second run, so the profiler does not add to the lag measured above.
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  await inProcessRun(team(n, { delayMs: 10, text: 'word '.repeat(200) }));
+  const { profile } = await post('Profiler.stop');
+  session.disconnect();
+  mkdirSync(path.join(root, 'results'), { recursive: true });
+  writeFileSync(path.join(root, 'results', `streaming-${n}-agents.cpuprofile`), JSON.stringify(profile));
   figure(`event-loop lag p99, ${n} agents streaming`, round(lag.percentile(99) / 1e6, 1), 'ms', 10);
 }
 
 await server.close();
 rmSync(work, { recursive: true, force: true });
+
+// 5. Figures of the other bench scripts that ran before this one (`npm run bench` runs them first).
+const serveReport = path.join(root, 'results', 'serve.json');
+if (!quick && existsSync(serveReport)) {
+  const [all] = JSON.parse(readFileSync(serveReport, 'utf8')).passes ?? [];
+  if (all) figure(`serve: p99 added latency, ${all.requests} concurrent requests`, all.addedMs.p99, 'ms', 50);
+}
 
 const date = new Date().toISOString().slice(0, 10);
 const report = { date: new Date().toISOString(), quick, node: process.versions.node, figures };
