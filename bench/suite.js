@@ -50,7 +50,7 @@ function team(n, { delayMs = 0, text = '' } = {}) {
 }
 
 /** One in-process run: wall time, and the time some model call was in flight (the union of steps). */
-async function inProcessRun(agents, orchestrator = {}) {
+async function inProcessRun(agents, orchestrator = {}, observe = () => {}) {
   const steps = new Map();
   const intervals = [];
   const started = performance.now();
@@ -61,6 +61,7 @@ async function inProcessRun(agents, orchestrator = {}) {
     env: {},
     logging: false,
     onEvent: (event) => {
+      observe(event);
       const key = `${event.agentId}/${event.step}`;
       if (event.type === 'agent.step.started') steps.set(key, performance.now());
       if (event.type === 'agent.step.finished' && steps.has(key))
@@ -168,10 +169,48 @@ for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
   figure(`event-loop lag p99, ${n} agents streaming`, round(lag.percentile(99) / 1e6, 1), 'ms', 10);
 }
 
+// 5. Wasted work: output tokens of turns superseded by a new answer, `on_new_answer: inject` vs `restart`:
+// the completed calls of superseded turns, and each call cut off mid-stream (it reports no usage) counted
+// at the mean size of a completed call.
+for (const mode of ['inject', 'restart']) {
+  let total = 0;
+  let calls = 0;
+  let wasted = 0;
+  let cut = 0;
+  const inTurn = new Map();
+  const open = new Map();
+  const observe = (event) => {
+    const id = event.agentId;
+    if (event.type === 'agent.turn.started') inTurn.set(id, 0);
+    if (event.type === 'agent.step.started') open.set(id, (open.get(id) ?? 0) + 1);
+    if (event.type === 'agent.step.finished') {
+      open.set(id, (open.get(id) ?? 1) - 1);
+      total += event.usage.outputTokens;
+      calls++;
+      inTurn.set(id, (inTurn.get(id) ?? 0) + event.usage.outputTokens);
+    }
+    if (event.type === 'agent.turn.restarted') {
+      wasted += inTurn.get(id) ?? 0;
+      cut += open.get(id) ?? 0;
+      inTurn.set(id, 0);
+      open.set(id, 0);
+    }
+  };
+  const text = 'word '.repeat(40);
+  await inProcessRun(
+    team(quick ? 3 : 6, { delayMs: quick ? 5 : 15, text }),
+    { on_new_answer: mode },
+    observe,
+  );
+  const mean = calls === 0 ? 0 : total / calls;
+  const share = total + cut * mean === 0 ? 0 : (100 * (wasted + cut * mean)) / (total + cut * mean);
+  figure(`wasted work, on_new_answer: ${mode}`, round(share, 1), '% of tokens', 10);
+}
+
 await server.close();
 rmSync(work, { recursive: true, force: true });
 
-// 5. Figures of the other bench scripts that ran before this one (`npm run bench` runs them first).
+// 6. Figures of the other bench scripts that ran before this one (`npm run bench` runs them first).
 const serveReport = path.join(root, 'results', 'serve.json');
 if (!quick && existsSync(serveReport)) {
   const [all] = JSON.parse(readFileSync(serveReport, 'utf8')).passes ?? [];

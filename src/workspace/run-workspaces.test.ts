@@ -45,11 +45,19 @@ describe('RunWorkspaces', () => {
     writeFileSync(path.join(alice, 'main.py'), 'print(1)');
     mkdirSync(path.join(alice, 'node_modules/pkg'), { recursive: true });
     writeFileSync(path.join(alice, 'node_modules/pkg/index.js'), 'x');
+    mkdirSync(path.join(alice, '.harness-home/.claude'), { recursive: true });
+    writeFileSync(path.join(alice, '.harness-home/.claude/.credentials.json'), 'secret');
     writeFileSync(path.join(alice, 'huge.bin'), Buffer.alloc(SNAPSHOT_MAX_FILE_BYTES + 1));
     symlinkSync('/etc/passwd', path.join(alice, 'link'));
     await ws.snapshot('alice', 'agent1.1');
     // The workspace itself is never touched by a snapshot.
-    expect(readdirSync(alice).sort()).toEqual(['huge.bin', 'link', 'main.py', 'node_modules']);
+    expect(readdirSync(alice).sort()).toEqual([
+      '.harness-home',
+      'huge.bin',
+      'link',
+      'main.py',
+      'node_modules',
+    ]);
 
     await ws.showPeers('bob', [{ agentId: 'alice', anonymousId: 'agent1', label: 'agent1.1' }]);
     const seen = path.join(ws.peersDirOf('bob') as string, 'agent1');

@@ -2,7 +2,8 @@ import path from 'node:path';
 
 /**
  * What a snapshot of a workspace leaves out, so that sharing an answer's files stays fast and small:
- * dependency and cache folders (they can be rebuilt), version-control folders, files over 10 MiB, and
+ * dependency and cache folders (they can be rebuilt), version-control folders, a harness's private home,
+ * files over 10 MiB, and
  * symbolic links (a link could point a viewer outside the folders it may read).
  */
 export const SNAPSHOT_EXCLUDED_DIRS: readonly string[] = [
@@ -20,6 +21,8 @@ export const SNAPSHOT_EXCLUDED_DIRS: readonly string[] = [
   '.turbo',
   '.cache',
   '.tmp',
+  // A coding-agent harness's own home (config, sessions, its key): private to that agent, never shared.
+  '.harness-home',
 ];
 
 export const SNAPSHOT_MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -51,8 +51,13 @@ describe.skipIf(!hasTiny)(
           { agentId: 'local_b', backendType: 'local' },
         ],
       });
-      // Every workflow call was valid: the grammar never lets the model misuse the tools.
-      expect(events.filter((e) => e.type === 'workflow.rejected')).toEqual([]);
+      // Every workflow call was well-formed: the grammar never lets the model misuse the tools. (Two
+      // tiny models may still write the same answer by chance; that refusal is about content.)
+      expect(
+        events.filter(
+          (e) => e.type === 'workflow.rejected' && !/identical to the current answer/.test(String(e.reason)),
+        ),
+      ).toEqual([]);
       expect(events.filter((e) => e.type === 'answer.submitted').length).toBeGreaterThanOrEqual(2);
       expect(events.find((e) => e.type === 'coordination.finished')).toMatchObject({ reason: 'consensus' });
       const out = linesOf(result.stdout);
