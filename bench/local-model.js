@@ -49,6 +49,31 @@ async function measure(threads, runs = 5, maxTokens = 256) {
   };
 }
 
+/** The same generation straight through node-llama-cpp (no massgen, no AI SDK): the limit to compare with. */
+async function measureRaw(threads, runs = 5, maxTokens = 256) {
+  const { getLlama, LlamaCompletion } = await import('node-llama-cpp');
+  const llama = await getLlama({ gpu: false });
+  const loaded = await llama.loadModel({ modelPath: model });
+  const context = await loaded.createContext({ threads });
+  const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
+  const samples = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const started = performance.now();
+    let tokens = 0;
+    await completion.generateCompletion(`Tell a story number ${i}.`, {
+      maxTokens,
+      temperature: 0.8,
+      onToken: (chunk) => (tokens += chunk.length),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (i > 0) samples.push(tokens / seconds);
+  }
+  await context.dispose();
+  await loaded.dispose();
+  await llama.dispose();
+  return Math.round([...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]);
+}
+
 const cores = os.availableParallelism();
 const results = [];
 for (const threads of [...new Set([1, 2, Math.min(4, cores)])].filter((t) => t <= Math.max(2, cores))) {
@@ -57,9 +82,24 @@ for (const threads of [...new Set([1, 2, Math.min(4, cores)])].filter((t) => t <
 }
 const best = results.reduce((a, b) => (b.medianTokensPerSecond > a.medianTokensPerSecond ? b : a));
 const { defaultThreads } = await import('../dist/backends/index.js');
+// massgen against raw node-llama-cpp, one thread each (as the tests run it): target within 10%.
+const raw = await measureRaw(1);
+const ours = results.find((r) => r.threads === 1)?.medianTokensPerSecond ?? 0;
+const ratio = raw === 0 ? 0 : +((100 * ours) / raw).toFixed(1);
+console.log(`raw node-llama-cpp, 1 thread: ${raw} tokens/s; massgen: ${ours} tokens/s (${ratio}%)`);
 const report = {
   date: new Date().toISOString(),
   model: path.basename(model),
+  raw: { threads: 1, medianTokensPerSecond: raw },
+  figures: [
+    {
+      name: 'local model tokens/s vs raw node-llama-cpp (1 thread)',
+      value: ratio,
+      unit: '% of raw',
+      target: 90,
+      pass: ratio >= 90,
+    },
+  ],
   cores,
   defaultThreads: defaultThreads(),
   fastest: best.threads,

@@ -211,6 +211,11 @@ await server.close();
 rmSync(work, { recursive: true, force: true });
 
 // 6. Figures of the other bench scripts that ran before this one (`npm run bench` runs them first).
+const localReport = path.join(root, 'results', 'local-model.json');
+if (!quick && existsSync(localReport)) {
+  for (const f of JSON.parse(readFileSync(localReport, 'utf8')).figures ?? [])
+    figure(f.name, f.value, f.unit, f.target, 'higher');
+}
 const serveReport = path.join(root, 'results', 'serve.json');
 if (!quick && existsSync(serveReport)) {
   const [all] = JSON.parse(readFileSync(serveReport, 'utf8')).passes ?? [];
