@@ -12,12 +12,12 @@ const read = (relative) => {
     return null; // Not built yet (a source checkout): the CLI answers.
   }
 };
-const quick =
-  only === '--version' || only === '-V'
-    ? read('../package.json') && `${JSON.parse(read('../package.json')).version}\n`
-    : only === '--help' || only === '-h'
-      ? read('../dist/cli/help.txt')
-      : null;
+const manifest = only === '--version' || only === '-V' ? read('../package.json') : null;
+const quick = manifest
+  ? `${JSON.parse(manifest).version}\n`
+  : only === '--help' || only === '-h'
+    ? read('../dist/cli/help.txt')
+    : null;
 if (quick) {
   process.stdout.write(quick);
 } else {

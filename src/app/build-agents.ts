@@ -23,6 +23,7 @@ import { closestMatch } from '../util/closest-match.js';
 import { RateLimiter } from '../util/rate-limiter.js';
 import type { Tool } from '../tools/define-tool.js';
 import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
+import type { ExternalAgent } from './external-agents.js';
 import { bwrapArgs } from '../tools/execute-command/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -328,7 +329,7 @@ export interface AgentToolInputs {
   /** Per agent id: the workspace its filesystem tools and commands are confined to. */
   sandboxes?: ReadonlyMap<string, AgentSandbox>;
   /** Agents from other frameworks, loaded by position (see `loadExternalAgents`). */
-  externals?: ReadonlyMap<number, { agent: unknown; module: string; export: string }>;
+  externals?: ReadonlyMap<number, ExternalAgent>;
 }
 
 /** A harness's workspace, path rule and MassGen `claude_code` options. */

@@ -1,12 +1,11 @@
 import type { MassGenConfig } from '../config/index.js';
 import { findBackendFactory } from '../backends/index.js';
-import { PYTHON_FRAMEWORKS, TS_FRAMEWORKS } from '../backends/external/adapter-backend.js';
+import { isAgentAdapter, PYTHON_FRAMEWORKS, TS_FRAMEWORKS } from '../backends/external/adapter-backend.js';
 import { importToolModule } from '../tools/custom/index.js';
 import type { AgentAdapter } from '../types/backend.js';
 import { ConfigError } from '../types/errors.js';
 import { resolveConfigPath } from './config-relative.js';
 import { closestMatch } from '../util/closest-match.js';
-import { isRecord } from '../util/guards.js';
 
 /** An agent from another framework, loaded: what its module exports (or its adapter), by agent position. */
 export interface ExternalAgent {
@@ -136,7 +135,7 @@ export async function loadExternalAgents(
         agent: target,
         baseDir,
       })) as AgentAdapter;
-      if (!isRecord(adapter) || typeof adapter.stream !== 'function') {
+      if (!isAgentAdapter(adapter)) {
         throw new ConfigError(`adapters.${route.framework}: createAgent did not return { stream(request) }`, {
           path: `adapters.${route.framework}`,
         });

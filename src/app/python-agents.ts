@@ -7,6 +7,7 @@ import type { RunWarning } from '../types/events.js';
 import type { AgentSandbox } from './build-tools.js';
 import { resolveConfigPath } from './config-relative.js';
 import { agentRoute, isPythonImportName, type ExternalAgent } from './external-agents.js';
+import { isRecord } from '../util/guards.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -21,10 +22,16 @@ function pythonReadable(python: string | undefined, env: Env): string[] {
   return dirs.filter((dir) => existsSync(dir));
 }
 
-/** What the config says of an agent's Python code execution, for the unsandboxed warning. */
-function runsCode(settings: Record<string, unknown> | undefined): boolean {
-  const text = JSON.stringify(settings ?? {});
-  return text.includes('"code_execution_config"') && text.includes('"executor"');
+/**
+ * Whether the framework settings give some agent a code executor (`code_execution_config.executor`, at
+ * any depth: AG2's group chats nest agents), for the unsandboxed warning.
+ */
+function runsCode(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(runsCode);
+  if (!isRecord(value)) return false;
+  const execution = value.code_execution_config;
+  if (isRecord(execution) && execution.executor !== undefined) return true;
+  return Object.values(value).some(runsCode);
 }
 
 /**

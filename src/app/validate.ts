@@ -73,11 +73,6 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
       else report.errors.push(diagnostic);
     }
   });
-  const asDiagnostic = (error: ConfigError): ConfigDiagnostic => ({
-    path: error.path ?? '',
-    message: error.message,
-    ...(error.hint ? { hint: error.hint } : {}),
-  });
   report.errors.push(...workspaceProblems(config).map(asDiagnostic));
   // Where commands will run is a fact of this machine, not of the file: warnings.
   config.agents.forEach((agent, index) => {
@@ -139,6 +134,26 @@ function commandExists(command: string, env: Env, cwd: string): boolean {
  * What can be checked about tools without running anything: custom tool modules must exist (an
  * error: the run would stop), MCP commands should be found (a warning: PATH differs between shells).
  */
+const asDiagnostic = (error: ConfigError): ConfigDiagnostic => ({
+  path: error.path ?? '',
+  message: error.message,
+  ...(error.hint ? { hint: error.hint } : {}),
+});
+
+/** The warning for something at `where` that runs in Python, when the interpreter is not found. */
+function pythonMissing(
+  config: MassGenConfig,
+  where: string,
+  notFound: (python: string) => string,
+): ConfigDiagnostic {
+  const python = config.python ?? 'python3';
+  return {
+    path: where,
+    message: `${where}: ${notFound(python)}${python.includes('/') ? '' : ' on PATH'}`,
+    hint: 'install Python 3.9 or newer, or set python: to the interpreter',
+  };
+}
+
 function toolFileProblems(
   config: MassGenConfig,
   dirs: { baseDir: string; projectDir: string },
@@ -153,18 +168,16 @@ function toolFileProblems(
       route = agentRoute(config, index);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      errors.push({
-        path: error.path ?? `agents[${index}].backend`,
-        message: error.message,
-        ...(error.hint ? { hint: error.hint } : {}),
-      });
+      errors.push(asDiagnostic(error));
     }
     if (route?.kind === 'python' && !commandExists(config.python ?? 'python3', env, baseDir)) {
-      warnings.push({
-        path: `agents[${index}].backend`,
-        message: `agents[${index}].backend: the ${route.framework} agent runs in Python, and ${config.python ?? 'python3'} was not found${(config.python ?? '').includes('/') ? '' : ' on PATH'}`,
-        hint: 'install Python 3.9 or newer, or set python: to the interpreter',
-      });
+      warnings.push(
+        pythonMissing(
+          config,
+          `agents[${index}].backend`,
+          (python) => `the ${route.framework} agent runs in Python, and ${python} was not found`,
+        ),
+      );
     }
     agent.backend.custom_tools.forEach((tool, toolIndex) => {
       const where = `agents[${index}].backend.custom_tools[${toolIndex}].path`;
@@ -179,11 +192,13 @@ function toolFileProblems(
         path.extname(file).toLowerCase() === '.py' &&
         !commandExists(config.python ?? 'python3', env, baseDir)
       ) {
-        warnings.push({
-          path: where,
-          message: `${where}: a Python custom tool needs ${config.python ?? 'python3'}, which was not found${(config.python ?? '').includes('/') ? '' : ' on PATH'}`,
-          hint: 'install Python 3.9 or newer, or set python: to the interpreter',
-        });
+        warnings.push(
+          pythonMissing(
+            config,
+            where,
+            (python) => `a Python custom tool needs ${python}, which was not found`,
+          ),
+        );
       }
     });
     for (const [name, server] of Object.entries(agent.backend.mcp_servers)) {

@@ -24,7 +24,8 @@ export const TS_FRAMEWORKS: Readonly<Record<string, BackendFactory>> = {
 /** The Python frameworks the bridge knows (see `python/massgen_bridge/agents.py`). */
 export const PYTHON_FRAMEWORKS = ['python', 'ag2', 'smolagents', 'agentscope', 'crewai'] as const;
 
-const isAdapter = (value: unknown): value is AgentAdapter =>
+/** Whether `value` has the shape of an {@link AgentAdapter} (a user's adapter is checked with it). */
+export const isAgentAdapter = (value: unknown): value is AgentAdapter =>
   isRecord(value) && typeof (value as { stream?: unknown }).stream === 'function';
 
 const PART_TYPES = new Set([
@@ -60,7 +61,7 @@ async function* checkedParts(
 
 function adapterBackend(type: string, settings: BackendSettings): Backend {
   const adapter = settings.external?.agent;
-  if (!isAdapter(adapter))
+  if (!isAgentAdapter(adapter))
     throw new ConfigError(`the ${type} agent was not prepared (run it through runMassGen or the CLI)`);
   const label = `${type}:${settings.external?.framework ?? type}`;
   return { type, model: settings.model, stream: (request) => checkedParts(adapter, request, label) };

@@ -21,12 +21,15 @@ const APPROVAL: Readonly<Record<string, string>> = {
   plan: 'plan',
 };
 
-/** Where the Gemini CLI's entry script is (its package's `bin`), so it runs on this Node. */
+let entry: string | null = null;
+
+/** Where the Gemini CLI's entry script is (its package's `bin`), so it runs on this Node. Resolved once. */
 function cliEntry(): string {
+  if (entry !== null) return entry;
   const require = createRequire(import.meta.url);
   const manifest = require.resolve(`${PACKAGE}/package.json`);
   const bin = (require(manifest) as { bin?: Record<string, string> }).bin?.gemini ?? 'bundle/gemini.js';
-  return path.join(path.dirname(manifest), bin);
+  return (entry = path.join(path.dirname(manifest), bin));
 }
 
 function* eventsOf(event: Record<string, unknown>, ours: Set<string>): Generator<HarnessEvent> {
