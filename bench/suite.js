@@ -1,8 +1,10 @@
 // `npm run bench`: massgen against its physical limits, on simulated providers over loopback HTTP (the
-// fake OpenAI-compatible server, its replies paced). Each figure is printed beside its target with
+// fake OpenAI-compatible server, its replies paced). Runs measured inside this process talk to a provider
+// in a process of its own (bench/fake-provider.mjs), so serving the streams is not counted as massgen's
+// overhead or event-loop lag; spawned CLI runs talk to one in this process. Each figure is printed beside its target with
 // pass/fail and written to bench/results/<date>.json and .md (the README shows the latest table).
 // BENCH_QUICK=1 (what .ci/run uses) runs every scenario at a small size only to prove the suite works.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,14 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const round = (value, digits = 1) => +value.toFixed(digits);
 
 const server = await startFakeOpenAIServer();
+const provider = fork(path.join(root, 'fake-provider.mjs'));
+/** Sends the provider its script's settings (none: just its first hello); resolves with its reply. */
+const toProvider = (settings) =>
+  new Promise((resolve) => {
+    provider.once('message', resolve);
+    if (settings) provider.send(settings);
+  });
+const { url: providerUrl } = await toProvider();
 const work = mkdtempSync(path.join(tmpdir(), 'massgen-bench-'));
 const figures = [];
 /** Records one figure with its target; `better` says which way is good. */
@@ -32,21 +42,26 @@ function figure(name, value, unit, target, better = 'lower') {
   );
 }
 
-/** A team of `n` agents on the fake server; each reply paced at `delayMs` per streamed chunk. */
-function team(n, { delayMs = 0, text = '' } = {}) {
-  const script = convergingTeam({
-    answer: (system) => `answer of ${system.slice(-12)} ${text}`,
-    final: 'done',
-  });
-  server.setHandler((body, index, view) => ({
-    ...script(body, index, view),
-    ...(delayMs ? { delayMs } : {}),
-  }));
-  return Array.from({ length: n }, (_, i) => ({
+const agentsOn = (url, n) =>
+  Array.from({ length: n }, (_, i) => ({
     id: `a${i}`,
-    backend: { type: 'chatcompletion', model: 'bench-model', base_url: server.url },
+    backend: { type: 'chatcompletion', model: 'bench-model', base_url: url },
     system_message: `You are agent number ${i}.`,
   }));
+
+/** A team of `n` agents on the in-process server (for spawned CLI runs). */
+function team(n) {
+  server.setHandler(convergingTeam({ answer: (system) => `answer of ${system.slice(-12)}`, final: 'done' }));
+  return agentsOn(server.url, n);
+}
+
+/**
+ * A team of `n` agents on the out-of-process provider: each reply paced at `delayMs` per streamed chunk,
+ * answers padded with `text`, and `thinking` words of reasoning streamed one per chunk before each reply.
+ */
+async function remoteTeam(n, pacing = {}) {
+  await toProvider(pacing);
+  return agentsOn(providerUrl, n);
 }
 
 /** One in-process run: wall time, and the time some model call was in flight (the union of steps). */
@@ -131,9 +146,11 @@ for (const n of quick ? [3] : [3, 8, 16]) {
   figure(`peak RSS, ${n} agents`, round(rssMiB), 'MiB', 60 + 2 * n);
 }
 
-// 3. Orchestration overhead: wall time beyond the time some model call is in flight, paced replies.
+// 3. Orchestration overhead: wall time beyond the time some model call is in flight, paced replies. One
+// unmeasured run first: loading modules and warming the JIT is start-up, measured above.
+await inProcessRun(await remoteTeam(2));
 for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
-  const { wall, busy, steps } = await inProcessRun(team(n, { delayMs: quick ? 5 : 20 }));
+  const { wall, busy, steps } = await inProcessRun(await remoteTeam(n, { delayMs: quick ? 5 : 20 }));
   const overhead = wall - busy;
   figure(
     `orchestration overhead, ${n} agents`,
@@ -144,8 +161,9 @@ for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
   figure(`orchestration overhead per step, ${n} agents`, round(overhead / steps, 2), 'ms', 5);
 }
 
-// 4. Event-loop lag with many agents streaming (100 tokens/s each: one chunk every 10 ms). The slowest
-// scenario, so its CPU profile is kept beside the results (open it in Chrome DevTools).
+// 4. Event-loop lag with many agents streaming at 100 tokens/s each: every reply streams 100 words of
+// reasoning, one per chunk every 10 ms, then its tool call. The slowest scenario, so its CPU profile is
+// kept beside the results (open it in Chrome DevTools).
 {
   const n = quick ? 8 : 64;
   const session = new Session();
@@ -156,12 +174,12 @@ for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
     );
   const lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
-  await inProcessRun(team(n, { delayMs: 10, text: 'word '.repeat(200) }));
+  await inProcessRun(await remoteTeam(n, { delayMs: 10, thinking: quick ? 10 : 100 }));
   lag.disable();
   // Profiled in a second run, so the profiler does not add to the lag measured above.
   await post('Profiler.enable');
   await post('Profiler.start');
-  await inProcessRun(team(n, { delayMs: 10, text: 'word '.repeat(200) }));
+  await inProcessRun(await remoteTeam(n, { delayMs: 10, thinking: quick ? 10 : 100 }));
   const { profile } = await post('Profiler.stop');
   session.disconnect();
   mkdirSync(path.join(root, 'results'), { recursive: true });
@@ -198,7 +216,7 @@ for (const mode of ['inject', 'restart']) {
   };
   const text = 'word '.repeat(40);
   await inProcessRun(
-    team(quick ? 3 : 6, { delayMs: quick ? 5 : 15, text }),
+    await remoteTeam(quick ? 3 : 6, { delayMs: quick ? 5 : 15, text }),
     { on_new_answer: mode },
     observe,
   );
@@ -208,6 +226,7 @@ for (const mode of ['inject', 'restart']) {
 }
 
 await server.close();
+provider.disconnect();
 rmSync(work, { recursive: true, force: true });
 
 // 6. Figures of the other bench scripts that ran before this one (`npm run bench` runs them first).

@@ -52,7 +52,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts, whichever is first. */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  if (signal.aborted) {
+    // The abandoned promise may still reject (a stream read after its stream errored): not unhandled.
+    promise.catch(() => {});
+    return Promise.reject(signal.reason as Error);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });

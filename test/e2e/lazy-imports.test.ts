@@ -32,6 +32,10 @@ function packagesImported(args: string[], cwd = makeWorkdir()): string[] {
 }
 
 const HEAVY = [
+  // Backends call the provider's model directly; only an AI SDK agent or a claude/gemini model wrapper
+  // needs the `ai` package (and the telemetry API it loads).
+  'ai',
+  '@opentelemetry/api',
   'ink',
   'react',
   'node-llama-cpp',

@@ -1,4 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolCallPart, ToolModelMessage } from 'ai';
+import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { ChatMessage } from '../../types/messages.js';
 
 /**
@@ -58,4 +59,56 @@ function toToolMessage(message: Extract<ChatMessage, { role: 'tool' }>): ToolMod
       },
     ],
   };
+}
+
+/**
+ * Our history as the provider-level prompt a model's `doStream` takes — what `streamText` would build
+ * from {@link toModelMessages}' output, for the message shapes massgen produces (text, tool calls with
+ * parsed arguments, text or error tool results). Empty text parts are left out, as the SDK does.
+ */
+export function toLanguageModelPrompt(messages: readonly ChatMessage[]): LanguageModelV3Prompt {
+  return messages.map((message): LanguageModelV3Message => {
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content: message.content };
+      case 'user':
+        return { role: 'user', content: textParts(message.content) };
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0)
+          return { role: 'assistant', content: [{ type: 'text', text: message.content }] };
+        return {
+          role: 'assistant',
+          content: [
+            ...textParts(message.content),
+            ...calls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: call.arguments === undefined ? {} : call.arguments,
+            })),
+          ],
+        };
+      }
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: message.toolName,
+              output:
+                message.isError === true
+                  ? { type: 'error-text', value: message.content }
+                  : { type: 'text', value: message.content },
+            },
+          ],
+        };
+    }
+  });
+}
+
+function textParts(text: string): { type: 'text'; text: string }[] {
+  return text === '' ? [] : [{ type: 'text', text }];
 }

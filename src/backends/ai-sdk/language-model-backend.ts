@@ -1,18 +1,19 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
-import {
-  jsonSchema,
-  streamText,
-  tool,
-  type JSONSchema7,
-  type JSONValue,
-  type LanguageModelUsage,
-  type ToolSet,
-} from 'ai';
+import type {
+  JSONSchema7,
+  JSONValue,
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3ProviderTool,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
+import type { ToolSet } from 'ai';
 import type { Backend, ModelRequest, ModelStreamPart } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
 import type { ToolDefinition } from '../../types/messages.js';
 import type { TokenUsage } from '../../types/usage.js';
-import { toModelMessages } from './convert-messages.js';
+import { toLanguageModelPrompt } from './convert-messages.js';
 import { errorToThrow, type ProviderErrorContext } from './provider-errors.js';
 import { untilAborted } from '../../util/abort.js';
 
@@ -46,9 +47,12 @@ export interface LanguageModelBackendOptions {
 }
 
 /**
- * Wraps an AI SDK language model as a {@link Backend}: each `stream()` is exactly one model call
- * (`maxRetries: 0`, tools without `execute`, so the SDK neither retries nor runs tools), translated to
- * our {@link ModelStreamPart}s and ending with exactly one `finish` part.
+ * Wraps an AI SDK language model as a {@link Backend}: each `stream()` is exactly one `doStream` call of
+ * the model (the provider-level interface: no retries, no tool execution, no step loop — the orchestrator
+ * owns all three), translated to our {@link ModelStreamPart}s and ending with exactly one `finish` part.
+ *
+ * Calling the model directly rather than through `streamText` keeps the `ai` package (and the stream
+ * stages it adds to every chunk) out of a run: measurably less memory and CPU per streamed token.
  *
  * Errors are thrown as `ProviderError`; when `request.signal` aborts, the stream rejects promptly with
  * `signal.reason` itself.
@@ -73,9 +77,8 @@ async function* streamOnce(
 ): AsyncGenerator<ModelStreamPart> {
   const { signal } = request;
   signal.throwIfAborted();
-  const tools = { ...toToolSet(request.tools), ...options.providerTools };
-  const hasTools = Object.keys(tools).length > 0;
-  const providerOptions = {
+  const tools = [...toFunctionTools(request.tools), ...toProviderTools(options.providerTools)];
+  const providerOptions: Record<string, Record<string, JSONValue>> = {
     ...(options.providerOptions === undefined
       ? {}
       : { [options.providerName]: options.providerOptions as Record<string, JSONValue> }),
@@ -83,27 +86,19 @@ async function* streamOnce(
   for (const [key, value] of Object.entries(options.nestedProviderOptions ?? {})) {
     providerOptions[key] = { ...providerOptions[key], ...value };
   }
-  let reader: ReadableStreamDefaultReader<FullStreamPart> | undefined;
+  const call: LanguageModelV3CallOptions = {
+    prompt: toLanguageModelPrompt(request.messages),
+    ...(tools.length > 0 ? { tools, toolChoice: toolChoiceOf(request) } : {}),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
+    ...(Object.keys(providerOptions).length === 0 ? {} : { providerOptions }),
+    abortSignal: signal,
+  };
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
-    const result = streamText({
-      model: options.model,
-      messages: toModelMessages(request.messages),
-      // Our system messages come from the orchestrator, not from untrusted input.
-      allowSystemInMessages: true,
-      ...(hasTools ? { tools } : {}),
-      ...(request.tools.length > 0 && request.toolChoice !== undefined
-        ? { toolChoice: request.toolChoice }
-        : {}),
-      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
-      ...(Object.keys(providerOptions).length === 0 ? {} : { providerOptions }),
-      maxRetries: 0,
-      abortSignal: signal,
-      // Errors arrive as `error` parts and are rethrown below; the default handler would print them.
-      onError: () => {},
-    });
-    reader = result.fullStream.getReader();
-    yield* modelStreamParts(reader, signal, options.type);
+    const { stream } = await untilAborted(Promise.resolve(options.model.doStream(call)), signal);
+    reader = stream.getReader();
+    yield* languageModelParts(reader, signal, options.type);
   } catch (error) {
     throw errorToThrow(error, signal, errorContext);
   } finally {
@@ -112,15 +107,11 @@ async function* streamOnce(
   }
 }
 
-/**
- * The AI SDK's full stream as massgen's stream parts. Calls of `ownTools` — tools that run inside the
- * model's own loop, like an AI SDK agent's — are reported as provider-executed, as built-in tools are.
- */
-export async function* modelStreamParts(
-  reader: ReadableStreamDefaultReader<FullStreamPart>,
+/** A model's `doStream` parts as massgen's stream parts. */
+async function* languageModelParts(
+  reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
   signal: AbortSignal,
   type: string,
-  ownTools: ReadonlySet<string> = new Set(),
 ): AsyncGenerator<ModelStreamPart> {
   for (;;) {
     const next = await untilAborted(reader.read(), signal);
@@ -128,78 +119,97 @@ export async function* modelStreamParts(
     const part = next.value;
     switch (part.type) {
       case 'text-delta':
-        if (part.text !== '') yield { type: 'text-delta', text: part.text };
+        if (part.delta !== '') yield { type: 'text-delta', text: part.delta };
         break;
       case 'reasoning-delta':
-        if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
+        if (part.delta !== '') yield { type: 'reasoning-delta', text: part.delta };
         break;
       case 'tool-call':
-        if (part.providerExecuted === true || ownTools.has(part.toolName)) {
+        if (part.providerExecuted === true) {
           yield {
             type: 'provider-tool-call',
             callId: part.toolCallId,
             toolName: part.toolName,
-            input: part.input,
+            input: parseToolInput(part.input),
           };
-          break;
+        } else {
+          yield {
+            type: 'tool-call',
+            call: { id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) },
+          };
         }
-        // Invalid calls (unparseable JSON, unknown tool) still carry `input`: the parsed value when it
-        // parsed, else the raw string. The orchestrator answers them with a tool error.
-        yield {
-          type: 'tool-call',
-          call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
-        };
         break;
       case 'tool-result':
-      case 'tool-error':
-        if (part.providerExecuted === true || ownTools.has(part.toolName)) {
-          const failed = part.type === 'tool-error';
-          yield {
-            type: 'provider-tool-result',
-            callId: part.toolCallId,
-            toolName: part.toolName,
-            output: failed ? String(part.error) : part.output,
-            isError: failed,
-          };
-        }
+        yield {
+          type: 'provider-tool-result',
+          callId: part.toolCallId,
+          toolName: part.toolName,
+          output: part.result,
+          isError: part.isError === true,
+        };
         break;
       case 'finish':
-        yield { type: 'finish', finishReason: part.finishReason, usage: toTokenUsage(part.totalUsage) };
+        yield { type: 'finish', finishReason: part.finishReason.unified, usage: toTokenUsage(part.usage) };
         return;
       case 'error':
         throw part.error;
-      case 'abort':
-        throw signal.aborted ? signal.reason : new Error('the model call was aborted');
       default:
-        // Start/end markers, tool-input streaming, the SDK's own tool-error for invalid calls, etc.
+        // Start/end markers, tool-input streaming, metadata, sources, raw chunks.
         break;
     }
   }
-  throw new ProviderError(type, `${type}: the model stream ended without a finish event`, {
+  throw streamEndedEarly(type);
+}
+
+/** A stream that stopped before its `finish` part: a truncated response, worth another attempt. */
+export function streamEndedEarly(type: string): ProviderError {
+  return new ProviderError(type, `${type}: the model stream ended without a finish event`, {
     retryable: true,
   });
 }
 
-type FullStreamPart =
-  ReturnType<typeof streamText<ToolSet>>['fullStream'] extends ReadableStream<infer P> ? P : never;
-
-export function toToolSet(definitions: readonly ToolDefinition[]): ToolSet {
-  const tools: ToolSet = {};
-  for (const definition of definitions) {
-    // No `execute`: the SDK reports the call and stops; the orchestrator runs tools between steps.
-    tools[definition.name] = tool({
-      description: definition.description,
-      inputSchema: jsonSchema(definition.parameters as JSONSchema7),
-    });
+/**
+ * A tool call's JSON input, parsed. An empty input means "no arguments"; one that does not parse stays
+ * the raw string, so the orchestrator answers it with a tool error and the model sees what it sent.
+ */
+function parseToolInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
   }
-  return tools;
 }
 
-export function toTokenUsage(usage: LanguageModelUsage): TokenUsage {
+function toFunctionTools(definitions: readonly ToolDefinition[]): LanguageModelV3FunctionTool[] {
+  return definitions.map((definition) => ({
+    type: 'function',
+    name: definition.name,
+    description: definition.description,
+    inputSchema: definition.parameters as JSONSchema7,
+  }));
+}
+
+/** Built-in tools (`openai.tools.webSearch()`, …) as the provider-tool entries of a call. */
+function toProviderTools(tools: ToolSet | undefined): LanguageModelV3ProviderTool[] {
+  const entries: LanguageModelV3ProviderTool[] = [];
+  for (const [name, tool] of Object.entries(tools ?? {})) {
+    if (tool.type !== 'provider') continue;
+    entries.push({ type: 'provider', name, id: tool.id, args: tool.args });
+  }
+  return entries;
+}
+
+/** The request's choice applies to its function tools; with built-in tools alone the model decides. */
+function toolChoiceOf(request: ModelRequest): LanguageModelV3CallOptions['toolChoice'] {
+  return { type: request.tools.length > 0 ? (request.toolChoice ?? 'auto') : 'auto' };
+}
+
+function toTokenUsage(usage: LanguageModelV3Usage): TokenUsage {
   return {
-    inputTokens: usage.inputTokens ?? 0,
-    outputTokens: usage.outputTokens ?? 0,
-    reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? 0,
-    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+    inputTokens: usage.inputTokens.total ?? 0,
+    outputTokens: usage.outputTokens.total ?? 0,
+    reasoningTokens: usage.outputTokens.reasoning ?? 0,
+    cachedInputTokens: usage.inputTokens.cacheRead ?? 0,
   };
 }

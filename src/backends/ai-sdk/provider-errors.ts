@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 import { ProviderError } from '../../types/errors.js';
 
 /** What the error mapper needs to know about the call that failed. */

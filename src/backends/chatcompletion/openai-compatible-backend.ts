@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Backend, BackendFeatures, BackendSettings } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { sharedModel } from '../ai-sdk/shared-models.js';
 
 /** What {@link createOpenAICompatibleBackend} needs besides the settings. */
 export interface OpenAICompatibleBackendOptions {
@@ -38,18 +39,21 @@ const PROTECTED_BODY_FIELDS = new Set([
 export function createOpenAICompatibleBackend(options: OpenAICompatibleBackendOptions): Backend {
   const { type, baseURL, settings } = options;
   const extraBody = allowedExtraBody(settings.extraBody);
-  const provider = createOpenAICompatible({
-    name: type,
-    baseURL,
-    ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-    ...(settings.headers === undefined ? {} : { headers: settings.headers }),
-    includeUsage: true,
-    ...(extraBody === undefined ? {} : { transformRequestBody: (body) => ({ ...body, ...extraBody }) }),
-  });
+  const { apiKey, headers, model: modelId } = settings;
+  const model = sharedModel({ type, baseURL, apiKey, headers, extraBody, modelId }, () =>
+    createOpenAICompatible({
+      name: type,
+      baseURL,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(headers === undefined ? {} : { headers }),
+      includeUsage: true,
+      ...(extraBody === undefined ? {} : { transformRequestBody: (body) => ({ ...body, ...extraBody }) }),
+    }).chatModel(modelId),
+  );
   return createLanguageModelBackend({
     type,
     modelId: settings.model,
-    model: provider.chatModel(settings.model),
+    model,
     providerName: type,
     baseUrl: baseURL,
     providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },

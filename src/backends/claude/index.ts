@@ -1,6 +1,6 @@
 import type * as AnthropicSdk from '@ai-sdk/anthropic';
 import { lazyBackend } from '../lazy-backend.js';
-import { wrapLanguageModel, type JSONValue } from 'ai';
+import type { JSONValue } from 'ai';
 import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
@@ -49,6 +49,7 @@ export const claudeBackend: BackendFactory = {
   create(settings) {
     return lazyBackend(TYPE, settings.model, async () => {
       anthropicSdk ??= await import('@ai-sdk/anthropic');
+      const { wrapLanguageModel } = await import('ai');
       const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
       const provider = anthropicSdk!.createAnthropic({
         baseURL,

@@ -1,4 +1,4 @@
-import { ToolLoopAgent, type ToolSet } from 'ai';
+import type { ToolLoopAgent, ToolSet } from 'ai';
 import type {
   Backend,
   BackendFactory,
@@ -8,7 +8,6 @@ import type {
 } from '../../types/backend.js';
 import { externalAgentFactory, notAnAgent } from './external-factory.js';
 import { toModelMessages } from '../ai-sdk/convert-messages.js';
-import { modelStreamParts, toToolSet } from '../ai-sdk/language-model-backend.js';
 import { errorToThrow } from '../ai-sdk/provider-errors.js';
 
 const TYPE = 'ai_sdk_agent';
@@ -57,6 +56,11 @@ export const aiSdkAgentBackend: BackendFactory = {
       type: TYPE,
       model: settings.model,
       async *stream(request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+        // `ai` loads with the first step: only a run with such an agent pays for it.
+        const [{ ToolLoopAgent }, { modelStreamParts, toToolSet }] = await Promise.all([
+          import('ai'),
+          import('../ai-sdk/full-stream-parts.js'),
+        ]);
         const ours = toToolSet(request.tools.filter((t) => !own.has(t.name)));
         const runner = new ToolLoopAgent<never, ToolSet>({
           ...agent.settings,

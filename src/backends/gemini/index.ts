@@ -1,4 +1,5 @@
 import type * as GoogleSdk from '@ai-sdk/google';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { lazyBackend } from '../lazy-backend.js';
 import type { Backend, BackendFactory, BackendSettings } from '../../types/backend.js';
 import {
@@ -6,7 +7,6 @@ import {
   type LanguageModelBackendOptions,
 } from '../ai-sdk/language-model-backend.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
-import { withGroundingToolCalls } from './grounding-tool-calls.js';
 import { geminiProviderTools, geminiSupportsToolCombination } from './provider-tools.js';
 import { withPromptedToolCalls } from '../prompted-tool-calls.js';
 import { leadingSystemMessagesOnly } from './system-messages.js';
@@ -48,11 +48,16 @@ export const geminiBackend: BackendFactory = {
   create: (settings) =>
     lazyBackend(TYPE, settings.model, async () => {
       googleSdk ??= await import('@ai-sdk/google');
-      return createGeminiBackend(settings);
+      // Loads `ai` (for its model wrapper): only a run with a gemini agent pays for it.
+      const { withGroundingToolCalls } = await import('./grounding-tool-calls.js');
+      return createGeminiBackend(settings, withGroundingToolCalls);
     }),
 };
 
-function createGeminiBackend(settings: BackendSettings): Backend {
+function createGeminiBackend(
+  settings: BackendSettings,
+  withGroundingToolCalls: (model: LanguageModelV3) => LanguageModelV3,
+): Backend {
   const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
   const provider = googleSdk!.createGoogleGenerativeAI({
     baseURL,
