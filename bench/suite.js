@@ -146,11 +146,15 @@ for (const n of quick ? [3] : [3, 8, 16]) {
   figure(`peak RSS, ${n} agents`, round(rssMiB), 'MiB', 60 + 2 * n);
 }
 
-// 3. Orchestration overhead: wall time beyond the time some model call is in flight, paced replies. One
-// unmeasured run first: loading modules and warming the JIT is start-up, measured above.
+// 3. Orchestration overhead: wall time beyond the time some model call is in flight. The simulated
+// provider streams at 100 tokens/s (one chunk every 10 ms): 20 words of reasoning, then the reply — short
+// calls next to real ones, so the share is on the strict side. One unmeasured run first: loading modules
+// and warming the JIT is start-up, measured above.
 await inProcessRun(await remoteTeam(2));
 for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
-  const { wall, busy, steps } = await inProcessRun(await remoteTeam(n, { delayMs: quick ? 5 : 20 }));
+  const { wall, busy, steps } = await inProcessRun(
+    await remoteTeam(n, { delayMs: 10, thinking: quick ? 5 : 20 }),
+  );
   const overhead = wall - busy;
   figure(
     `orchestration overhead, ${n} agents`,

@@ -82,7 +82,7 @@ export interface LlamaLanguageModelOptions {
 
 /**
  * An AI SDK `LanguageModelV3` running a GGUF model in-process with llama.cpp (node-llama-cpp), for use
- * with `createLanguageModelBackend` and `streamText`.
+ * with `createLanguageModelBackend` (or the AI SDK's `streamText`).
  *
  * - **Without tools** it streams free text as `text-delta` parts while tokens arrive, up to
  *   `maxOutputTokens` (default {@link DEFAULT_MAX_OUTPUT_TOKENS}) or the model's end of turn.
