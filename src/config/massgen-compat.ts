@@ -50,17 +50,40 @@ function applyRule(rule: CompatRule, node: Node, key: string, path: PathSegment[
   }
 }
 
-/** Applies every table row under `prefix` (e.g. `backend.`) to `node`, found at `path`. */
-function applyRules(node: Node, prefix: string, path: PathSegment[], notes: ConfigProblem[]): void {
-  const visited = new Set<string>();
+/** A table row as seen from one prefix: its next key, and whether it ends there or goes deeper. */
+interface Row {
+  head: string;
+  rule: CompatRule;
+  leaf: boolean;
+  /** Deeper rows without a `*` on the way, applied by descending into `node[head]`. */
+  descend: boolean;
+}
+
+/** The table's rows under each prefix, split once (the prefixes come from the table: a bounded set). */
+const rowsByPrefix = new Map<string, Row[]>();
+
+function rowsUnder(prefix: string): Row[] {
+  let rows = rowsByPrefix.get(prefix);
+  if (rows !== undefined) return rows;
+  rows = [];
   for (const [full, rule] of Object.entries(MASSGEN_KEYS)) {
     if (!full.startsWith(prefix)) continue;
     const [head, ...tail] = full.slice(prefix.length).split('.');
     // Rows for agents and backends are applied to each of them by readMassGenFormat.
     if (head === undefined || (prefix === '' && (head === 'agent' || head === 'backend'))) continue;
-    if (tail.length === 0) {
+    rows.push({ head, rule, leaf: tail.length === 0, descend: head !== '*' && !tail.includes('*') });
+  }
+  rowsByPrefix.set(prefix, rows);
+  return rows;
+}
+
+/** Applies every table row under `prefix` (e.g. `backend.`) to `node`, found at `path`. */
+function applyRules(node: Node, prefix: string, path: PathSegment[], notes: ConfigProblem[]): void {
+  const visited = new Set<string>();
+  for (const { head, rule, leaf, descend } of rowsUnder(prefix)) {
+    if (leaf) {
       if (head in node) applyRule(rule, node, head, [...path, head], notes);
-    } else if (head !== '*' && !tail.includes('*') && isRecord(node[head]) && !visited.has(head)) {
+    } else if (descend && isRecord(node[head]) && !visited.has(head)) {
       visited.add(head);
       applyRules(node[head], `${prefix}${head}.`, [...path, head], notes);
     }
