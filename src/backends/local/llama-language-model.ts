@@ -349,8 +349,16 @@ async function generateText(
   enqueue({
     type: 'finish',
     finishReason: finishReason(response, response.metadata.stopReason === 'maxTokens' ? 'length' : 'stop'),
-    usage: usage(run.prompt, outputTokens),
+    usage: usage(run.prompt, generatedTokens(response, outputTokens, run)),
   });
+}
+
+/**
+ * Tokens a generation produced. At the token budget node-llama-cpp drops, unreported, the tokens it was
+ * holding back as the possible start of a stop trigger; the budget was still spent in full.
+ */
+function generatedTokens(response: LlamaCompletionResponse, reported: number, run: Run): number {
+  return response.metadata.stopReason === 'maxTokens' ? Math.max(reported, run.budget) : reported;
 }
 
 async function generateToolCall(
@@ -375,7 +383,7 @@ async function generateToolCall(
         generated += tokens.length;
       },
     });
-    outputTokens += generated;
+    outputTokens += generatedTokens(response, generated, run);
     const parsed = await parseCutToolCall(response, names);
     if (typeof parsed === 'string') break;
     const tool = tools.find((t) => t.name === parsed.toolName);
