@@ -115,7 +115,11 @@ async def wait(seconds: float) -> str:
 
   it('kill() ends a hung request without using up a restart', async () => {
     const file = path.join(dir, 'sleepy.py');
-    writeFileSync(file, 'import time\n\ndef nap():\n    time.sleep(60)\n\ndef hello():\n    return "hi"\n');
+    // Hangs with no clock involved: under faketime (CI's second pass) time.sleep can fail with EINVAL.
+    writeFileSync(
+      file,
+      'import threading\n\ndef nap():\n    threading.Event().wait()\n\ndef hello():\n    return "hi"\n',
+    );
     const host = new PythonHost({ cwd: dir, env: process.env, restarts: 0 });
     try {
       const controller = new AbortController();
