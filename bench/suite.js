@@ -147,13 +147,13 @@ for (const n of quick ? [3] : [3, 8, 16]) {
 }
 
 // 3. Orchestration overhead: wall time beyond the time some model call is in flight. The simulated
-// provider streams at 100 tokens/s (one chunk every 10 ms): 20 words of reasoning, then the reply — short
-// calls next to real ones, so the share is on the strict side. One unmeasured run first: loading modules
-// and warming the JIT is start-up, measured above.
+// provider answers after 100 ms (time to first token) and streams at 100 tokens/s (one chunk every
+// 10 ms): 20 words of reasoning, then the reply — short calls next to real ones, so the share is on the
+// strict side. One unmeasured run first: loading modules and warming the JIT is start-up, measured above.
 await inProcessRun(await remoteTeam(2));
 for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
   const { wall, busy, steps } = await inProcessRun(
-    await remoteTeam(n, { delayMs: 10, thinking: quick ? 5 : 20 }),
+    await remoteTeam(n, { firstDelayMs: 100, delayMs: 10, thinking: quick ? 5 : 20 }),
   );
   const overhead = wall - busy;
   figure(
@@ -165,8 +165,8 @@ for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
   figure(`orchestration overhead per step, ${n} agents`, round(overhead / steps, 2), 'ms', 5);
 }
 
-// 4. Event-loop lag with many agents streaming at 100 tokens/s each: every reply streams 100 words of
-// reasoning, one per chunk every 10 ms, then its tool call. The slowest scenario, so its CPU profile is
+// 4. Event-loop lag with many agents streaming at 100 tokens/s each: every reply starts after 100 ms and
+// streams 100 words of reasoning, one per chunk every 10 ms, then its tool call. The slowest scenario, so its CPU profile is
 // kept beside the results (open it in Chrome DevTools).
 {
   const n = quick ? 8 : 64;
@@ -178,12 +178,12 @@ for (const n of quick ? [2, 8] : [2, 4, 8, 16, 32, 64]) {
     );
   const lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
-  await inProcessRun(await remoteTeam(n, { delayMs: 10, thinking: quick ? 10 : 100 }));
+  await inProcessRun(await remoteTeam(n, { firstDelayMs: 100, delayMs: 10, thinking: quick ? 10 : 100 }));
   lag.disable();
   // Profiled in a second run, so the profiler does not add to the lag measured above.
   await post('Profiler.enable');
   await post('Profiler.start');
-  await inProcessRun(await remoteTeam(n, { delayMs: 10, thinking: quick ? 10 : 100 }));
+  await inProcessRun(await remoteTeam(n, { firstDelayMs: 100, delayMs: 10, thinking: quick ? 10 : 100 }));
   const { profile } = await post('Profiler.stop');
   session.disconnect();
   mkdirSync(path.join(root, 'results'), { recursive: true });

@@ -80,6 +80,20 @@ describe('startFakeOpenAIServer', () => {
     });
   });
 
+  it('paces a stream: firstDelayMs before the first event (time to first token), delayMs before each later one', async () => {
+    server.enqueue({ text: 'abcdefgh', chunkSize: 4, firstDelayMs: 120, delayMs: 40 });
+    const started = performance.now();
+    const response = await post({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const reader = response.body!.getReader();
+    const arrivals: number[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read())
+      arrivals.push(performance.now() - started);
+    // Lower bounds only: a slow machine may add time, never take it away. The role event comes first,
+    // then two text chunks, the finish event and [DONE]: at least 120 + 3 × 40 ms in all.
+    expect(arrivals[0]).toBeGreaterThanOrEqual(115);
+    expect(arrivals.at(-1)!).toBeGreaterThanOrEqual(115 + 3 * 38);
+  });
+
   it('omits the usage chunk when the request did not ask for it', async () => {
     server.enqueue({ text: 'hi' });
     const { events } = await sseEvents(await post({ stream: true, messages: [] }));

@@ -17,6 +17,8 @@ export interface FakeUsage {
 interface FakeResponseBase {
   /** Milliseconds to wait before each streamed chunk. */
   delayMs?: number;
+  /** Milliseconds before the first chunk instead of `delayMs`: the model's time to first token. */
+  firstDelayMs?: number;
   usage?: FakeUsage;
 }
 
@@ -135,6 +137,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class SseWriter {
   private gone = false;
   private contentEvents = 0;
+  private sent = 0;
 
   constructor(
     private readonly res: ServerResponse,
@@ -153,7 +156,8 @@ export class SseWriter {
 
   /** One event: `data: <json>` (with `event: <name>` first when given). */
   async send(data: unknown, event?: string): Promise<boolean> {
-    const delay = this.response.delayMs;
+    const delay =
+      this.sent++ === 0 ? (this.response.firstDelayMs ?? this.response.delayMs) : this.response.delayMs;
     if (delay !== undefined && delay > 0) await sleep(delay);
     if (this.gone) return false;
     this.res.write(`${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`);
