@@ -1,6 +1,6 @@
-import type { AssistantModelMessage, ModelMessage, ToolCallPart, ToolModelMessage } from 'ai';
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import type { ChatMessage } from '../../types/messages.js';
+import type { ChatMessage, ToolCall } from '../../types/messages.js';
 
 /**
  * Translates our provider-neutral history into AI SDK messages.
@@ -31,33 +31,35 @@ function toAssistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>
   if (calls.length === 0) return { role: 'assistant', content: message.content };
   const parts: AssistantModelMessage['content'] = [];
   if (message.content !== '') parts.push({ type: 'text', text: message.content });
-  for (const call of calls) {
-    const part: ToolCallPart = {
-      type: 'tool-call',
-      toolCallId: call.id,
-      toolName: call.name,
-      // The SDK validates `input` as a JSON value; a call without arguments means "no arguments".
-      input: call.arguments === undefined ? {} : call.arguments,
-    };
-    parts.push(part);
-  }
+  for (const call of calls) parts.push(toolCallPart(call));
   return { role: 'assistant', content: parts };
 }
 
 function toToolMessage(message: Extract<ChatMessage, { role: 'tool' }>): ToolModelMessage {
+  return { role: 'tool', content: [toolResultPart(message)] };
+}
+
+/** A tool call as both message forms carry it (the SDK's and the provider-level prompt's). */
+function toolCallPart(call: ToolCall) {
   return {
-    role: 'tool',
-    content: [
-      {
-        type: 'tool-result',
-        toolCallId: message.toolCallId,
-        toolName: message.toolName,
-        output:
-          message.isError === true
-            ? { type: 'error-text', value: message.content }
-            : { type: 'text', value: message.content },
-      },
-    ],
+    type: 'tool-call' as const,
+    toolCallId: call.id,
+    toolName: call.name,
+    // `input` must be a JSON value; a call without arguments means "no arguments".
+    input: call.arguments === undefined ? {} : call.arguments,
+  };
+}
+
+/** A tool result as both message forms carry it: `text`, or `error-text` for a failed call. */
+function toolResultPart(message: Extract<ChatMessage, { role: 'tool' }>) {
+  return {
+    type: 'tool-result' as const,
+    toolCallId: message.toolCallId,
+    toolName: message.toolName,
+    output:
+      message.isError === true
+        ? { type: 'error-text' as const, value: message.content }
+        : { type: 'text' as const, value: message.content },
   };
 }
 
@@ -77,34 +79,10 @@ export function toLanguageModelPrompt(messages: readonly ChatMessage[]): Languag
         const calls = message.toolCalls ?? [];
         if (calls.length === 0)
           return { role: 'assistant', content: [{ type: 'text', text: message.content }] };
-        return {
-          role: 'assistant',
-          content: [
-            ...textParts(message.content),
-            ...calls.map((call) => ({
-              type: 'tool-call' as const,
-              toolCallId: call.id,
-              toolName: call.name,
-              input: call.arguments === undefined ? {} : call.arguments,
-            })),
-          ],
-        };
+        return { role: 'assistant', content: [...textParts(message.content), ...calls.map(toolCallPart)] };
       }
       case 'tool':
-        return {
-          role: 'tool',
-          content: [
-            {
-              type: 'tool-result',
-              toolCallId: message.toolCallId,
-              toolName: message.toolName,
-              output:
-                message.isError === true
-                  ? { type: 'error-text', value: message.content }
-                  : { type: 'text', value: message.content },
-            },
-          ],
-        };
+        return { role: 'tool', content: [toolResultPart(message)] };
     }
   });
 }

@@ -63,29 +63,47 @@ export function createLanguageModelBackend(options: LanguageModelBackendOptions)
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
   };
+  // The same on every call of this backend.
+  const fixed: FixedCallParts = {
+    providerTools: toProviderTools(options.providerTools),
+    providerOptions: mergedProviderOptions(options),
+  };
   return {
     type: options.type,
     model: options.modelId,
-    stream: (request) => streamOnce(options, errorContext, request),
+    stream: (request) => streamOnce(options, fixed, errorContext, request),
   };
 }
 
-async function* streamOnce(
+interface FixedCallParts {
+  providerTools: LanguageModelV3ProviderTool[];
+  providerOptions: Record<string, Record<string, JSONValue>>;
+}
+
+/** The flat provider-options bag under the provider's key, with the nested form merged over it. */
+function mergedProviderOptions(
   options: LanguageModelBackendOptions,
-  errorContext: ProviderErrorContext,
-  request: ModelRequest,
-): AsyncGenerator<ModelStreamPart> {
-  const { signal } = request;
-  signal.throwIfAborted();
-  const tools = [...toFunctionTools(request.tools), ...toProviderTools(options.providerTools)];
-  const providerOptions: Record<string, Record<string, JSONValue>> = {
+): Record<string, Record<string, JSONValue>> {
+  const merged: Record<string, Record<string, JSONValue>> = {
     ...(options.providerOptions === undefined
       ? {}
       : { [options.providerName]: options.providerOptions as Record<string, JSONValue> }),
   };
   for (const [key, value] of Object.entries(options.nestedProviderOptions ?? {})) {
-    providerOptions[key] = { ...providerOptions[key], ...value };
+    merged[key] = { ...merged[key], ...value };
   }
+  return merged;
+}
+
+async function* streamOnce(
+  options: LanguageModelBackendOptions,
+  { providerTools, providerOptions }: FixedCallParts,
+  errorContext: ProviderErrorContext,
+  request: ModelRequest,
+): AsyncGenerator<ModelStreamPart> {
+  const { signal } = request;
+  signal.throwIfAborted();
+  const tools = [...toFunctionTools(request.tools), ...providerTools];
   const call: LanguageModelV3CallOptions = {
     prompt: toLanguageModelPrompt(request.messages),
     ...(tools.length > 0 ? { tools, toolChoice: toolChoiceOf(request) } : {}),
