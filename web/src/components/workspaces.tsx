@@ -7,7 +7,9 @@ const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`)
 export function Workspaces({ runId, refreshKey }: { runId: string; refreshKey: number }) {
   const [roots, setRoots] = useState<{ name: string; label: string }[]>([]);
   const [root, setRoot] = useState<string | null>(null);
-  const [tree, setTree] = useState<FileEntry[]>([]);
+  // The tree with the root it was listed from: a tab switch must never show (or open) the last root's files.
+  const [listed, setListed] = useState<{ root: string; entries: FileEntry[] } | null>(null);
+  const tree = listed !== null && listed.root === root ? listed.entries : [];
   const [preview, setPreview] = useState<FilePreview | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -23,10 +25,15 @@ export function Workspaces({ runId, refreshKey }: { runId: string; refreshKey: n
 
   useEffect(() => {
     if (!root) return;
+    let current = true;
     api
       .tree(runId, root)
-      .then(setTree)
-      .catch((e: unknown) => setError(String(e)));
+      // A slower answer for an earlier root or refresh must not replace a newer one.
+      .then((entries) => current && setListed({ root, entries }))
+      .catch((e: unknown) => current && setError(String(e)));
+    return () => {
+      current = false;
+    };
   }, [runId, root, refreshKey]);
 
   const open = (path: string) => {
