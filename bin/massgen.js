@@ -21,6 +21,9 @@ const quick = manifest
 if (quick) {
   process.stdout.write(quick);
 } else {
+  // V8 settings for a lean run (src/cli/v8-flags.ts) must be in place before the CLI's modules load.
+  const { applyCliV8Flags } = await import('../dist/cli/v8-flags.js');
+  applyCliV8Flags();
   const { main } = await import('../dist/cli/main.js');
   await main();
 }

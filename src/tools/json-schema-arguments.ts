@@ -1,5 +1,12 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv as AjvClass, ErrorObject } from 'ajv';
 import type { JsonSchema } from '../types/messages.js';
+
+// ajv (64 modules) loads on the first schema compiled, not at start: a run whose agents call no tool
+// with a JSON Schema never needs it. It is CommonJS, so `require` keeps compiling synchronous.
+let ajvClass: typeof AjvClass | undefined;
+const loadAjv = (): typeof AjvClass =>
+  (ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvClass }).Ajv);
 
 /** Checks a value and returns one readable line per violation (empty: valid). */
 export type ArgumentsValidator = (value: unknown) => string[];
@@ -29,6 +36,7 @@ export function compileArgumentsValidator(
   options: { useDefaults?: boolean } = {},
 ): ArgumentsValidator {
   const { $schema: _ignored, ...rest } = schema;
+  const Ajv = loadAjv();
   const ajv = new Ajv({
     strict: false,
     allErrors: true,

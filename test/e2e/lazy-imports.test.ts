@@ -38,6 +38,8 @@ const HEAVY = [
   '@opentelemetry/api',
   'ink',
   'react',
+  // Tool arguments are checked against JSON Schema only once a tool with one is called.
+  'ajv',
   'node-llama-cpp',
   '@modelcontextprotocol/sdk',
   '@ai-sdk/anthropic',
