@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../src/app/validate.js';
-import { TEAM_PRESETS } from '../src/app/setup-wizard/index.js';
+import { TEAM_PRESETS } from '../src/app/index.js';
 import { listExamples, resolveExampleRef } from '../src/config/examples.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples');

@@ -1,25 +1,13 @@
-export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './run-massgen.js';
-export { collectRunSecrets, runScrubber } from './secrets.js';
-export { buildAgentSpecs, resolveBackendSettings, type Env } from './build-agents.js';
-export { coordinationSettings } from './coordination-settings.js';
-export { massgenVersion, runtimeVersions } from './versions.js';
-export { validateConfig, type ValidationReport } from './validate.js';
-export { backendTypes, inferBackend } from '../backends/index.js';
-export { listBackends, anyApiKeySet, knownKeyEnvs, type BackendListing } from './list-backends.js';
-export { describeSandbox } from './sandboxes.js';
+// The whole of app/: what every CLI invocation needs (essentials.ts) and what only some commands do.
+export * from './essentials.js';
 export {
-  loadDotEnv,
-  singleAgentConfig,
-  localDefaultConfig,
-  formatDiagnostics,
-  configJsonSchema,
-  ConfigValidationError,
-  type ConfigDiagnostic,
-  type MassGenConfig,
-} from '../config/index.js';
-export { DEFAULT_LOCAL_MODEL } from '../backends/local/default-model.js';
-export { disposeLocalModels } from '../backends/index.js';
-export * from './setup-wizard/index.js';
+  runSetupWizard,
+  askLocalModelDownload,
+  type SetupWizardIo,
+  type SetupResult,
+} from './setup-wizard/wizard.js';
+export { PromptCancelledError, type Output } from './setup-wizard/prompter.js';
+export { providerChoices, TEAM_PRESETS, type ProviderChoice, type TeamPreset } from './setup-wizard/team.js';
 export {
   createSessionRunner,
   listSessions,
@@ -47,4 +35,3 @@ export {
   type ChatMessage,
   type ChatRunPart,
 } from './chat-run.js';
-export { createPlainDisplay, type PlainDisplayOptions } from './plain-display.js';

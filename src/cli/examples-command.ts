@@ -1,4 +1,4 @@
-import { EXAMPLE_PREFIX, exampleForCopy, listExamples, type ExampleInfo } from '../app/setup-wizard/index.js';
+import { EXAMPLE_PREFIX, exampleForCopy, listExamples, type ExampleInfo } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 
 const WIDTH = 100;

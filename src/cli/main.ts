@@ -6,14 +6,12 @@ import {
   ConfigValidationError,
   DEFAULT_LOCAL_MODEL,
   anyApiKeySet,
-  askLocalModelDownload,
   backendTypes,
   discoverConfig,
   isExampleRef,
   isLocalModelCached,
   loadUserEnv,
   resolveExampleRef,
-  runSetupWizard,
   shouldRunWizard,
   formatDiagnostics,
   inferBackend,
@@ -27,7 +25,7 @@ import {
   type Env,
   type MassGenConfig,
   type PreparedRun,
-} from '../app/index.js';
+} from '../app/essentials.js';
 import { CancelledError, ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
 import { printAutomationFooter } from './automation-display.js';
 import type { Write } from '../app/plain-display.js';
@@ -36,7 +34,6 @@ import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
 import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
-import { listSessionsCommand, runSessionCommand } from './interactive/index.js';
 import { createRunView, type RunView, type RunViewIo } from './run-view.js';
 import { urlPasswordScrubber, type SecretScrubber } from '../util/secret-scrubber.js';
 
@@ -151,6 +148,7 @@ async function firstRun(options: CliOptions, io: CliIo, env: Env, home: string):
   });
   if (decision === 'none') return undefined;
   const wizardIo = { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr, env, home, isTTY: true };
+  const { askLocalModelDownload, runSetupWizard } = await import('../app/setup-wizard/wizard.js');
   if (decision === 'ask-local-model' && (await askLocalModelDownload(wizardIo))) return undefined;
   return (await runSetupWizard(wizardIo)).configPath;
 }
@@ -249,6 +247,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     try {
       const { stdin, stdout, stderr } = io;
+      const { runSetupWizard } = await import('../app/setup-wizard/wizard.js');
       await runSetupWizard({ stdin, stdout, stderr, env: userEnv(), home, isTTY: io.stdinIsTTY === true });
       return ExitCode.success;
     } catch (error) {
@@ -275,7 +274,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
   }
 
-  if (options.listSessions) return listSessionsCommand(io, { json: options.json });
+  if (options.listSessions) {
+    const { listSessionsCommand } = await import('./interactive/index.js');
+    return listSessionsCommand(io, { json: options.json });
+  }
 
   if (options.web) {
     const { runWebCommand } = await import('./web-command.js');
@@ -312,6 +314,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       printError(io, error, options.debug);
       return exitCodeForError(error);
     }
+    const { runSessionCommand } = await import('./interactive/index.js');
     return runSessionCommand({
       io: {
         stdout: io.stdout,

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { backendTypes, massgenVersion } from '../app/index.js';
+import { backendTypes, massgenVersion } from '../app/essentials.js';
 
 /** Parsed command line. */
 export interface CliOptions {

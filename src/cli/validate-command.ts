@@ -1,5 +1,5 @@
-import type { ValidationReport } from '../app/index.js';
-import { formatDiagnostics } from '../app/index.js';
+import type { ValidationReport } from '../app/essentials.js';
+import { formatDiagnostics } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 
 /** Prints a `--validate` report as text or JSON. */

@@ -2,7 +2,8 @@
  * Start-up stays light: the built CLI is run with a resolve hook that records every module it imports.
  * `--version` and `--help` load no package at all; a run with one chatcompletion agent and no TTY loads
  * neither the live view (Ink), llama.cpp, the MCP SDK, other providers' packages, the servers nor the
- * framework and harness packages. Timing targets live in `npm run bench`, not here.
+ * framework and harness packages, nor massgen's own modules for sessions, the setup wizard and the web.
+ * Timing and memory targets live in `npm run bench`, not here.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,8 @@ import { CLI_BIN, makeWorkdir, REPO_ROOT } from './cli-harness.js';
 
 const REGISTER = path.join(REPO_ROOT, 'test', 'fixtures', 'import-trace', 'register.mjs');
 
-/** The packages (under node_modules) a CLI invocation imported. */
-function packagesImported(args: string[], cwd = makeWorkdir()): string[] {
+/** The module URLs a CLI invocation imported. */
+function modulesImported(args: string[], cwd: string): string[] {
   const trace = path.join(cwd, 'imports.txt');
   writeFileSync(trace, '');
   spawnSync(process.execPath, ['--import', REGISTER, CLI_BIN, ...args], {
@@ -22,13 +23,26 @@ function packagesImported(args: string[], cwd = makeWorkdir()): string[] {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  const packages = readFileSync(trace, 'utf8')
-    .split('\n')
-    .flatMap((url) => {
-      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-      return match ? [match[1]!] : [];
-    });
+  return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+}
+
+/** The packages (under node_modules) a CLI invocation imported. */
+function packagesImported(args: string[], cwd = makeWorkdir()): string[] {
+  const packages = modulesImported(args, cwd).flatMap((url) => {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    return match ? [match[1]!] : [];
+  });
   return [...new Set(packages)].sort();
+}
+
+/** A workdir with a one-agent chatcompletion team (its server unreachable: start-up is what counts). */
+function oneAgentWorkdir(): string {
+  const cwd = makeWorkdir();
+  writeFileSync(
+    path.join(cwd, 'team.yaml'),
+    'agents:\n  - id: a\n    backend: { type: chatcompletion, model: m, base_url: "http://127.0.0.1:9/v1", max_retries: 0 }\nui: { logging_enabled: false }\n',
+  );
+  return cwd;
 }
 
 const HEAVY = [
@@ -63,13 +77,20 @@ describe('what start-up imports', () => {
   });
 
   it('a one-agent chatcompletion run without a terminal loads none of the heavy packages', () => {
-    const cwd = makeWorkdir();
-    writeFileSync(
-      path.join(cwd, 'team.yaml'),
-      'agents:\n  - id: a\n    backend: { type: chatcompletion, model: m, base_url: "http://127.0.0.1:9/v1", max_retries: 0 }\nui: { logging_enabled: false }\n',
-    );
+    const cwd = oneAgentWorkdir();
     const imported = packagesImported(['--config', 'team.yaml', 'question'], cwd);
     expect(imported).toContain('@ai-sdk/openai-compatible'); // It did get as far as its provider.
     expect(imported.filter((pkg) => HEAVY.includes(pkg))).toEqual([]);
+  });
+
+  it('a run loads none of massgen’s own modules for sessions, the setup wizard or the web', () => {
+    const cwd = oneAgentWorkdir();
+    const own = modulesImported(['--config', 'team.yaml', 'question'], cwd).filter((url) =>
+      url.includes('/dist/'),
+    );
+    expect(own.some((url) => url.endsWith('/dist/app/run-massgen.js'))).toBe(true);
+    const unneeded =
+      /\/dist\/(app\/(sessions|browse-files|chat-run|config-choices|setup-wizard\/wizard)\.js|cli\/interactive\/|server\/)/;
+    expect(own.filter((url) => unneeded.test(url))).toEqual([]);
   });
 });

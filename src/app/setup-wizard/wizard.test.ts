@@ -27,7 +27,7 @@ import {
   shouldRunWizard,
   TEAM_PRESETS,
   type SetupResult,
-} from './index.js';
+} from '../index.js';
 import { readPresetFile } from './team.js';
 
 const OPENAI_KEY = 'sk-test-openai-0123456789';
