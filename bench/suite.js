@@ -98,7 +98,7 @@ async function inProcessRun(agents, orchestrator = {}, observe = () => {}) {
 }
 
 /** Spawns the CLI; resolves with wall time, time to its first model request and its peak RSS. */
-function cliRun(args, cwd, env = {}) {
+function cliRun(args, cwd) {
   const before = server.requests.length;
   const rssFile = path.join(cwd, `rss-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
@@ -109,7 +109,7 @@ function cliRun(args, cwd, env = {}) {
   const child = spawn(process.execPath, ['--import', RSS_HOOK, CLI, ...args], {
     cwd,
     stdio: 'ignore',
-    env: { PATH: process.env.PATH, HOME: cwd, MASSGEN_BENCH_RSS: rssFile, ...env },
+    env: { PATH: process.env.PATH, HOME: cwd, MASSGEN_BENCH_RSS: rssFile },
   });
   return new Promise((resolve) =>
     child.on('exit', () => {

@@ -6,8 +6,7 @@ import { localModelEnv } from '../../config/index.js';
 import { ConfigError } from '../../types/errors.js';
 import type { Env } from '../build-agents.js';
 
-// What every run decides before it starts: apart from the wizard itself (wizard.ts), which only a
-// first run on a terminal loads.
+// The first-run decision every CLI run makes; the wizard it may lead to (wizard.ts) loads only then.
 
 /** What the CLI does when it starts with nothing configured. See {@link shouldRunWizard}. */
 export type WizardDecision = 'wizard' | 'ask-local-model' | 'none';
@@ -24,7 +23,7 @@ export type WizardDecision = 'wizard' | 'ask-local-model' | 'none';
  * 3. `anyKeySet` → `'wizard'`: API keys are present, so the user evidently wants providers; build the
  *    team with them instead of failing.
  * 4. `localModelCached` → `'none'`: the zero-key local team runs at once, offline; nothing to ask.
- * 5. Otherwise → `'ask-local-model'`: ask "download the local model?" ({@link askLocalModelDownload});
+ * 5. Otherwise → `'ask-local-model'`: ask "download the local model?" (`askLocalModelDownload`, wizard.ts);
  *    yes runs the zero-key local team, no starts the wizard.
  */
 export function shouldRunWizard(state: {
