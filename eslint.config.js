@@ -13,6 +13,8 @@ const folders = [
   'logging',
   'bridge',
   'app',
+  'batch',
+  'queue',
   'cli',
   'tui',
   'server',
@@ -97,7 +99,10 @@ export default tseslint.config(
   layer('bridge', ['types', 'util']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
-  layer('cli', ['app', 'types', 'util', 'tui', 'server']),
+  // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
+  layer('batch', ['app', 'types', 'util']),
+  layer('queue', ['batch', 'app', 'types', 'util']),
+  layer('cli', ['app', 'types', 'util', 'tui', 'server', 'batch', 'queue']),
   layer('tui', ['app', 'types', 'util']),
   layer('server', ['app', 'types', 'util']),
   layer('ai-provider', ['app', 'types', 'util']),

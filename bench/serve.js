@@ -32,6 +32,9 @@ writeFileSync(
   `agents:\n  - { id: a, backend: ${backend} }\n  - { id: b, backend: ${backend} }\n`,
 );
 
+/** The key the server is started with (it requires one on every address). */
+const API_KEY = 'bench-key';
+
 /** `Server-Timing: queue;dur=…, run;dur=…, total;dur=…` as numbers. */
 const timingOf = (header) =>
   Object.fromEntries([...(header ?? '').matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
@@ -40,7 +43,7 @@ async function post(url) {
   const started = performance.now();
   const response = await fetch(`${url}/chat/completions`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${API_KEY}` },
     body: JSON.stringify({ model: 'massgen', messages: [{ role: 'user', content: 'What is 2 + 2?' }] }),
   });
   const body = await response.json();
@@ -57,7 +60,7 @@ const cpuSeconds = (pid) => {
 
 /** Starts `massgen serve` in a child process; resolves with its URL once it listens. */
 function startServer(limits) {
-  const args = ['serve', '--config', 'team.yaml', '--port', '0', '--no-logs'];
+  const args = ['serve', '--config', 'team.yaml', '--port', '0', '--no-logs', '--api-key', API_KEY];
   args.push('--max-concurrent', String(limits.maxConcurrent), '--max-queue', String(limits.maxQueue));
   const child = spawn(process.execPath, [path.join(root, '..', 'bin', 'massgen.js'), ...args], {
     cwd,

@@ -2,7 +2,8 @@
 // fake OpenAI-compatible server, its replies paced). Runs measured inside this process talk to a provider
 // in a process of its own (bench/fake-provider.mjs), so serving the streams is not counted as massgen's
 // overhead or event-loop lag; spawned CLI runs talk to one in this process. Each figure is printed beside its target with
-// pass/fail and written to bench/results/<date>.json and .md (the README shows the latest table).
+// pass/fail and written to bench/results/<date>.json and .md, and to latest.json and .md, which are
+// committed: the README's table is the latest full run's.
 // BENCH_QUICK=1 (what .ci/run uses) runs every scenario at a small size only to prove the suite works.
 import { fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -244,6 +245,25 @@ if (!quick && existsSync(serveReport)) {
   const [all] = JSON.parse(readFileSync(serveReport, 'utf8')).passes ?? [];
   if (all) figure(`serve: p99 added latency, ${all.requests} concurrent requests`, all.addedMs.p99, 'ms', 50);
 }
+// The queue's overhead per run, from bench/batch.js (it starts redis-server and worker processes).
+const batchReport = path.join(root, 'results', 'batch.json');
+if (quick) {
+  console.log('skip  batch: p99 queue overhead per run: measured by bench/batch.js, not in quick mode');
+} else if (existsSync(batchReport)) {
+  const overhead = JSON.parse(readFileSync(batchReport, 'utf8')).queue?.overheadMs;
+  if (overhead) figure('batch: p99 queue overhead per run (over in-process)', overhead.addedP99, 'ms', 20);
+}
+// What `npm i massgen` installs (bench/install-size.js packs and installs it: about a minute).
+const installReport = path.join(root, 'results', 'install-size.json');
+if (quick) {
+  console.log(
+    'skip  npm i massgen sizes: not measured in quick mode (bench/install-size.js takes about a minute)',
+  );
+} else if (existsSync(installReport)) {
+  for (const f of JSON.parse(readFileSync(installReport, 'utf8')).figures ?? []) {
+    figure(f.name, f.value, f.unit, f.target);
+  }
+}
 
 const date = new Date().toISOString().slice(0, 10);
 const report = { date: new Date().toISOString(), quick, node: process.versions.node, figures };
@@ -256,10 +276,14 @@ const table = [
     (f) => `| ${f.name} | ${f.value} ${f.unit} | ${f.target} ${f.unit} | ${f.pass ? '✔' : '✘'} |`,
   ),
 ].join('\n');
-writeFileSync(
-  path.join(root, 'results', `${date}.md`),
-  `# massgen bench, ${date}${quick ? ' (quick)' : ''}\n\n${table}\n`,
-);
+const markdown = `# massgen bench, ${date}${quick ? ' (quick)' : ''}\n\n${table}\n`;
+writeFileSync(path.join(root, 'results', `${date}.md`), markdown);
+// latest.json and .md are committed (the rest of bench/results/ is not), so the README's table can be
+// checked against the run it came from; a quick run does not replace them.
+if (!quick) {
+  writeFileSync(path.join(root, 'results', 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(root, 'results', 'latest.md'), markdown);
+}
 console.log(
-  `\nwritten bench/results/${date}.json and .md — ${figures.filter((f) => !f.pass).length} target(s) missed`,
+  `\nwritten bench/results/${date}.json and .md${quick ? '' : ' (and latest.json, latest.md)'} — ${figures.filter((f) => !f.pass).length} target(s) missed`,
 );

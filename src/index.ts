@@ -5,6 +5,19 @@
 export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './app/run-massgen.js';
 export { validateConfig, type ValidationReport } from './app/validate.js';
 export {
+  runBatch,
+  BatchInputLineSchema,
+  BatchResultLineSchema,
+  type RunBatchOptions,
+  type BatchProgress,
+  type BatchSummary,
+  type BatchResultLine,
+  type BatchExecutor,
+  type BatchJob,
+  type JobEnd,
+  type RunOutcome,
+} from './batch/index.js';
+export {
   Orchestrator,
   defaultCoordinationSettings,
   type AgentSpec,

@@ -20,7 +20,7 @@ import type {
 import { ConfigError } from '../types/errors.js';
 import type { ModelPrice } from '../types/usage.js';
 import { closestMatch } from '../util/closest-match.js';
-import { RateLimiter } from '../util/rate-limiter.js';
+import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/rate-limiter.js';
 import type { Tool } from '../tools/define-tool.js';
 import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
 import type { ExternalAgent } from './external-agents.js';
@@ -64,13 +64,15 @@ function supporters(capability: keyof BackendCapabilities): string {
     .join(', ');
 }
 
-/** Throws a config error naming the backend when the config asks for something it cannot do. */
-function checkCapabilities(
+/** Config errors naming the backend, one for each thing the config asks of it that it cannot do. */
+function capabilityProblems(
   where: string,
   index: number,
   factory: BackendFactory,
   backend: BackendConfig,
-): void {
+): ConfigError[] {
+  const problems: ConfigError[] = [];
+  const at = `agents[${index}].backend`;
   const asked: [boolean, keyof BackendCapabilities, string][] = [
     [backend.enable_web_search === true, 'webSearch', 'enable_web_search'],
     [
@@ -84,42 +86,63 @@ function checkCapabilities(
   ];
   for (const [requested, capability, key] of asked) {
     if (requested && !factory.capabilities[capability]) {
-      throw new ConfigError(`${where}: the ${factory.type} backend does not support ${key}`, {
-        hint: `backends that support it: ${supporters(capability)}`,
-      });
+      problems.push(
+        new ConfigError(`${where}: the ${factory.type} backend does not support ${key}`, {
+          path: `${at}.${key}`,
+          hint: `backends that support it: ${supporters(capability)}`,
+        }),
+      );
     }
   }
   const budget = backend.thinking?.budget_tokens;
   if (factory.type === 'claude' && budget !== undefined && budget < 1024) {
-    throw new ConfigError(
-      `${where}: thinking.budget_tokens must be at least 1024 for claude (Anthropic's minimum)`,
-      {
-        path: `agents[${index}].backend.thinking.budget_tokens`,
-      },
+    problems.push(
+      new ConfigError(
+        `${where}: thinking.budget_tokens must be at least 1024 for claude (Anthropic's minimum)`,
+        {
+          path: `agents[${index}].backend.thinking.budget_tokens`,
+        },
+      ),
     );
   }
   const localKeys = (['threads', 'context_size', 'gpu'] as const).filter((k) => backend[k] !== undefined);
   if (localKeys.length > 0 && factory.type !== 'local') {
-    throw new ConfigError(`${where}: the ${factory.type} backend does not accept ${localKeys.join(', ')}`, {
-      hint: 'threads, context_size and gpu are settings of the local backend (type: local)',
-    });
+    problems.push(
+      new ConfigError(`${where}: the ${factory.type} backend does not accept ${localKeys.join(', ')}`, {
+        path: `${at}.${localKeys[0]}`,
+        hint: 'threads, context_size and gpu are settings of the local backend (type: local)',
+      }),
+    );
   }
   const extra = (['top_k', 'repetition_penalty', 'chat_template_kwargs'] as const).filter(
     (k) => backend[k] !== undefined,
   );
   if (extra.length > 0 && !EXTRA_BODY_TYPES.has(factory.type)) {
-    throw new ConfigError(`${where}: the ${factory.type} backend does not accept ${extra.join(', ')}`, {
-      hint: `these are for OpenAI-compatible servers: ${[...EXTRA_BODY_TYPES].join(', ')}`,
-    });
+    problems.push(
+      new ConfigError(`${where}: the ${factory.type} backend does not accept ${extra.join(', ')}`, {
+        path: `${at}.${extra[0]}`,
+        hint: `these are for OpenAI-compatible servers: ${[...EXTRA_BODY_TYPES].join(', ')}`,
+      }),
+    );
   }
+  return problems;
 }
 
-/** One agent's backend settings and factory, checked against the registry (no backend built yet). */
+/**
+ * One agent's backend settings and factory, checked against the registry (no backend built yet).
+ * Throws the first problem; with `problems`, collects every problem there instead (`--validate`) and
+ * throws only one it cannot check past (an unknown backend type or provider).
+ */
 export function resolveAgentSettings(
   agent: AgentConfig,
   index: number,
   env: Env,
+  problems?: ConfigError[],
 ): { settings: BackendSettings; factory: BackendFactory } {
+  const report = (error: ConfigError): void => {
+    if (!problems) throw error;
+    problems.push(error);
+  };
   const where = `agents[${index}] (${agent.id})`;
   const { backend } = agent;
   // MassGen names OpenAI-compatible providers as backend types (`type: zai`): the chatcompletion preset.
@@ -154,45 +177,52 @@ export function resolveAgentSettings(
       );
     }
   }
-  checkCapabilities(where, index, factory, backend);
-  const misplaced = (Object.keys(ONLY_FOR) as (keyof typeof ONLY_FOR)[]).find(
+  capabilityProblems(where, index, factory, backend).forEach(report);
+  const misplaced = (Object.keys(ONLY_FOR) as (keyof typeof ONLY_FOR)[]).filter(
     (key) => backend[key] !== undefined && !ONLY_FOR[key].test(factory),
   );
-  if (misplaced !== undefined) {
-    throw new ConfigError(
-      `${where}: ${misplaced} is for ${ONLY_FOR[misplaced].what}, not the ${factory.type} backend`,
-      {
-        path: `agents[${index}].backend.${misplaced}`,
-      },
+  for (const key of misplaced) {
+    report(
+      new ConfigError(`${where}: ${key} is for ${ONLY_FOR[key].what}, not the ${factory.type} backend`, {
+        path: `agents[${index}].backend.${key}`,
+      }),
     );
   }
   if (factory.harness && backend.cwd === undefined) {
-    throw new ConfigError(`${where}: the ${factory.type} backend needs cwd: (the workspace it works in)`, {
-      path: `agents[${index}].backend.cwd`,
-      hint: `e.g. cwd: ${agent.id}_workspace`,
-    });
+    report(
+      new ConfigError(`${where}: the ${factory.type} backend needs cwd: (the workspace it works in)`, {
+        path: `agents[${index}].backend.cwd`,
+        hint: `e.g. cwd: ${agent.id}_workspace`,
+      }),
+    );
   }
   if (factory.external) {
     if (backend.module === undefined && !factory.moduleOptional) {
-      throw new ConfigError(
-        `${where}: the ${factory.type} backend needs module: (the file that exports the agent)`,
-        {
-          path: `agents[${index}].backend.module`,
-          hint: 'e.g. module: ./agent.ts and export: agent',
-        },
+      report(
+        new ConfigError(
+          `${where}: the ${factory.type} backend needs module: (the file that exports the agent)`,
+          {
+            path: `agents[${index}].backend.module`,
+            hint: 'e.g. module: ./agent.ts and export: agent',
+          },
+        ),
       );
     }
   } else if (backend.model === undefined && factory.defaultModel === undefined) {
-    throw new ConfigError(`missing required key "model" at agents[${index}].backend`, {
-      path: `agents[${index}].backend.model`,
-      hint: `the ${factory.type} backend needs a model name`,
-    });
+    report(
+      new ConfigError(`missing required key "model" at agents[${index}].backend`, {
+        path: `agents[${index}].backend.model`,
+        hint: `the ${factory.type} backend needs a model name`,
+      }),
+    );
   } else if (backend.module !== undefined || backend.export !== undefined) {
-    throw new ConfigError(
-      `${where}: module and export are for agents from other frameworks, not the ${factory.type} backend`,
-      {
-        path: `agents[${index}].backend.module`,
-      },
+    report(
+      new ConfigError(
+        `${where}: module and export are for agents from other frameworks, not the ${factory.type} backend`,
+        {
+          path: `agents[${index}].backend.module`,
+        },
+      ),
     );
   }
 
@@ -233,19 +263,23 @@ export function resolveAgentSettings(
   if (apiKey) settings.apiKey = apiKey;
   if (!settings.apiKey && keyEnvs.length > 0 && !factory.keyOptional?.(settings)) {
     const names = keyEnvs.join(' or ');
-    throw new ConfigError(
-      `${where}: the ${factory.type} backend${settings.provider ? ` (${settings.provider})` : ''} needs an API key — set the ${names} environment variable (or backend.api_key)`,
-      {
-        path: `agents[${index}].backend.api_key`,
-        hint: `export ${keyEnvs[0]}=… or put it in a .env file in this folder`,
-      },
+    report(
+      new ConfigError(
+        `${where}: the ${factory.type} backend${settings.provider ? ` (${settings.provider})` : ''} needs an API key — set the ${names} environment variable (or backend.api_key)`,
+        {
+          path: `agents[${index}].backend.api_key`,
+          hint: `export ${keyEnvs[0]}=… or put it in a .env file in this folder`,
+        },
+      ),
     );
   }
   if (factory.type === 'azure_openai' && settings.baseUrl === undefined) {
-    throw new ConfigError(`${where}: the azure_openai backend needs base_url (your Azure OpenAI endpoint)`, {
-      path: `agents[${index}].backend.base_url`,
-      hint: 'e.g. base_url: https://<resource>.openai.azure.com, or set AZURE_OPENAI_ENDPOINT',
-    });
+    report(
+      new ConfigError(`${where}: the azure_openai backend needs base_url (your Azure OpenAI endpoint)`, {
+        path: `agents[${index}].backend.base_url`,
+        hint: 'e.g. base_url: https://<resource>.openai.azure.com, or set AZURE_OPENAI_ENDPOINT',
+      }),
+    );
   }
   return { settings, factory };
 }
@@ -330,6 +364,11 @@ export interface AgentToolInputs {
   sandboxes?: ReadonlyMap<string, AgentSandbox>;
   /** Agents from other frameworks, loaded by position (see `loadExternalAgents`). */
   externals?: ReadonlyMap<number, ExternalAgent>;
+  /**
+   * Makes the limiter for a model with `rate_limits` (default: one in-process `RateLimiter` per model
+   * and run). A batch shares one across its runs; a queue worker shares one through Redis.
+   */
+  limiters?: CallLimiterFactory;
 }
 
 /** A harness's workspace, path rule and MassGen `claude_code` options. */
@@ -375,7 +414,7 @@ function harnessSettings(backend: BackendConfig, sandbox: AgentSandbox): Harness
 export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentToolInputs): AgentSpec[] {
   const resolved = config.agents.map((agent, index) => resolveAgentSettings(agent, index, env));
   // One limiter per model, shared by every agent that uses it.
-  const limiters = new Map<string, RateLimiter>();
+  const limiters = new Map<string, CallLimiter>();
   return config.agents.map((agent, index) => {
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
     const external = tools?.externals?.get(index);
@@ -398,12 +437,13 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     if (limits) {
       let limiter = limiters.get(settings.model);
       if (!limiter) {
-        limiter = new RateLimiter({
+        const options = {
           ...(limits.requests_per_minute === undefined
             ? {}
             : { requestsPerMinute: limits.requests_per_minute }),
           ...(limits.concurrent_requests === undefined ? {} : { concurrent: limits.concurrent_requests }),
-        });
+        };
+        limiter = tools?.limiters ? tools.limiters(settings.model, options) : new RateLimiter(options);
         limiters.set(settings.model, limiter);
       }
       backend = rateLimited(backend, limiter);

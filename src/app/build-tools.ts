@@ -205,9 +205,15 @@ export function buildToolRegistry(
             Object.entries(sandbox.env).filter((e): e is [string, string] => e[1] !== undefined),
           ),
           mode: sandbox.commands,
-          docker: { ...backend.docker },
+          docker: {
+            image: backend.docker.image,
+            memory: backend.docker.memory,
+            cpus: backend.docker.cpus,
+            network: backend.docker.network,
+          },
           ...(sandbox.bwrap ? { sandbox: { bwrap: sandbox.bwrap, layout: sandbox.layout } } : {}),
           maxFileSizeBytes: backend.command_max_file_size_mb * 1024 * 1024,
+          maxProcesses: backend.command_max_processes,
         }),
       );
     }

@@ -4,6 +4,7 @@ import type { RunResult } from '../types/run-result.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
 import { createPlainDisplay } from './plain-display.js';
 import { prepareRun, type MassGenOptions } from './run-massgen.js';
+import type { RunLauncher } from './run-launcher.js';
 
 /**
  * A team of agents seen as one chat model: the shared core of `massgen serve` (OpenAI's wire format)
@@ -91,21 +92,38 @@ export function totalUsage(usage: Readonly<Record<string, TokenUsage>>): TokenUs
  */
 export async function* streamChatRun(
   messages: readonly ChatMessage[],
-  options: Omit<MassGenOptions, 'question' | 'history'>,
+  options: Omit<MassGenOptions, 'question' | 'history'> & {
+    /** Runs it elsewhere (e.g. on a queue worker) instead of in this process. */
+    launch?: RunLauncher;
+  },
 ): AsyncGenerator<ChatRunPart, RunResult, undefined> {
   const { question, history } = conversationToRun(messages);
-  const run = await prepareRun({ ...options, question, history });
+  const { launch, ...runOptions } = options;
+  const events = launch
+    ? await launch({ ...runOptions, question, history })
+    : (await prepareRun({ ...runOptions, question, history })).stream();
   let trace = '';
   const display = createPlainDisplay((text) => (trace += text), { trace: true, showReasoning: true });
   let answer: string | null = null;
-  for await (const event of run.stream()) {
-    display(event);
-    if (event.type === 'run.finished') answer = event.finalAnswer;
-    if (trace !== '') {
-      yield { type: 'reasoning', text: trace };
-      trace = '';
+  let ended = false;
+  try {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        ended = true;
+        if (answer !== null && answer !== '') yield { type: 'text', text: answer };
+        return next.value;
+      }
+      const event = next.value;
+      display(event);
+      if (event.type === 'run.finished') answer = event.finalAnswer;
+      if (trace !== '') {
+        yield { type: 'reasoning', text: trace };
+        trace = '';
+      }
     }
+  } finally {
+    // The consumer stopped early: stop the run too (its logs still end in a terminal state).
+    if (!ended) await events.return(undefined as never);
   }
-  if (answer !== null && answer !== '') yield { type: 'text', text: answer };
-  return await run.result;
 }

@@ -39,6 +39,7 @@ export {
 export {
   EXAMPLE_PREFIX,
   exampleForCopy,
+  examplesDir,
   isExampleRef,
   listExamples,
   readExample,
@@ -46,3 +47,5 @@ export {
   type ExampleInfo,
 } from '../config/examples.js';
 export { createPlainDisplay, type PlainDisplayOptions } from './plain-display.js';
+export { parseConfigText, unsetConfigVariables } from './config-text.js';
+export type { RunLauncher } from './run-launcher.js';

@@ -40,6 +40,10 @@ export interface PlainDisplayOptions {
 /**
  * The `--no-display` view: plain streaming text, each agent's lines prefixed by its id, then the
  * final answer. A view only: it formats events and keeps no coordination logic.
+ *
+ * It writes model and tool text as given and adds no styling of its own: a caller that writes to a
+ * terminal passes `inertWriter(write)` (util/terminal-text), so escape sequences are shown, never run;
+ * the chat trace keeps the text as data.
  */
 export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions = {}) {
   const partial = new Map<string, string>();

@@ -16,6 +16,7 @@ import type { RunResult } from '../types/run-result.js';
 import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
+import type { CallLimiterFactory } from '../util/rate-limiter.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { collectRunSecrets, runScrubber } from './secrets.js';
 import type { ToolApprover } from '../types/tool.js';
@@ -65,6 +66,11 @@ export interface MassGenOptions {
   onToolApproval?: ToolApprover;
   /** Time and randomness for the engine, the logs and sessions. Default: the system clock. */
   clock?: Clock;
+  /**
+   * Makes the limiter for each model with `rate_limits`, so limits hold across runs (a batch) or
+   * processes (queue workers, through Redis). Default: each run limits itself alone.
+   */
+  limiters?: CallLimiterFactory;
 }
 
 /** A run that is ready to start: config validated, backends built, log folder created. */
@@ -162,7 +168,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
       warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
-      agents = buildAgentSpecs(config, env, { custom, baseDir, sandboxes: prepared.sandboxes, externals });
+      agents = buildAgentSpecs(config, env, {
+        custom,
+        baseDir,
+        sandboxes: prepared.sandboxes,
+        externals,
+        ...(options.limiters ? { limiters: options.limiters } : {}),
+      });
       // Harnesses keep processes and a tool server between steps: ended with the run.
       for (const { backend } of agents) if (backend.close) externalClosers.push(() => backend.close!());
     } catch (error) {

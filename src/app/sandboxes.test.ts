@@ -1,9 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/index.js';
+import { sandboxSupport } from '../tools/execute-command/index.js';
+import { findExecutable } from '../util/find-executable.js';
 import { ConfigError } from '../types/errors.js';
+import { buildToolRegistry } from './build-tools.js';
 import { planCommands, prepareSandboxes, sandboxLayout } from './sandboxes.js';
 import { validateConfig } from './validate.js';
 
@@ -146,5 +149,94 @@ describe('sandboxLayout', () => {
     expect(presentation.readOnly).not.toContain(path.join(dir, 'site'));
     expect(presentation.readOnly).toContain(path.join(dir, 'site/keep'));
     expect(presentation.network).toBe(false);
+  });
+});
+
+describe('execution_mode: docker on a machine without a Docker engine', () => {
+  const support = sandboxSupport(process.env.PATH);
+  /** MassGen's own keys, as in its skills/skills_basic.yaml. */
+  const massgenConfig = (docker: Record<string, unknown> = {}) =>
+    parseConfig(
+      {
+        agents: [
+          {
+            id: 'agent_a',
+            backend: {
+              type: 'chatcompletion',
+              model: 'm',
+              api_key: 'k',
+              cwd: 'workspace1',
+              enable_mcp_command_line: true,
+              command_line_execution_mode: 'docker',
+              ...docker,
+            },
+          },
+        ],
+      },
+      { env: {} },
+    );
+  /** A PATH with bubblewrap and prlimit, and a docker client whose engine is not running. */
+  const machine = () => {
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'massgen-docker-fallback-')));
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['bwrap', 'prlimit'])
+      symlinkSync(findExecutable(tool, process.env.PATH)!, path.join(bin, tool));
+    writeFileSync(
+      path.join(bin, 'docker'),
+      '#!/bin/sh\necho "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    return { PATH: `${bin}:/usr/bin:/bin` };
+  };
+  const options = () => ({ projectDir: dir, contextPaths: [], previousWorkspace: null });
+
+  it.skipIf(!support.ok)(
+    `runs its commands in the OS sandbox, with one warning saying what differs${support.ok ? '' : ` (skipped: ${support.reason})`}`,
+    async () => {
+      const env = machine();
+      const config = massgenConfig();
+      const prepared = await prepareSandboxes(config, env, options());
+      // (Root without a pids cgroup is also told its commands have no kernel process bound.)
+      expect(prepared.warnings.filter((w) => w.code !== 'no_process_limit')).toEqual([
+        {
+          code: 'docker_fallback',
+          key: 'agents[0].backend.execution_mode',
+          message:
+            'agent_a: execution_mode is docker, but no Docker engine is available here ("docker info" failed: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?); its commands run in the OS sandbox instead — with this machine\'s programs rather than the debian:bookworm-slim image, the workspace at its own path rather than /workspace, network off as configured, and no memory or CPU limit (docker.fallback: error stops the run instead).',
+        },
+      ]);
+      const sandbox = prepared.sandboxes.get('agent_a')!;
+      expect(sandbox.commands).toBe('sandbox');
+      const registry = buildToolRegistry(config.agents[0]!, [], dir, sandbox)!;
+      const result = await registry.execute(
+        {
+          id: 'c1',
+          name: 'execute_command',
+          arguments: { command: 'echo ran; grep CapEff /proc/self/status' },
+        },
+        { agentId: 'agent_a', phase: 'coordination', signal: new AbortController().signal },
+      );
+      expect(result.content).toBe('exit code 0 (sandbox)\nran\nCapEff:\t0000000000000000\n');
+      expect(result.isError).toBeFalsy();
+      await registry.close?.();
+    },
+  );
+
+  it('docker.fallback: error stops the run with one line naming the key', async () => {
+    const env = machine();
+    const error = await prepareSandboxes(
+      massgenConfig({ docker: { fallback: 'error' } }),
+      env,
+      options(),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe(
+      'agents[0].backend.docker.fallback: error, and no Docker engine is available here ("docker info" failed: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?)',
+    );
+    expect((error as ConfigError).path).toBe('agents[0].backend.docker.fallback');
+    expect((error as ConfigError).hint).toBe(
+      'start Docker, or set docker.fallback: sandbox to run the commands in the OS sandbox',
+    );
   });
 });

@@ -4,6 +4,7 @@ import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/i
 import {
   dockerAvailable,
   homeLayout,
+  processBound,
   sandboxSupport,
   type ExecutionMode,
   type SandboxLayout,
@@ -44,11 +45,49 @@ export function planCommands(agent: AgentConfig, index: number, env: Env): Comma
   };
 }
 
+/**
+ * `execution_mode: docker` on a machine without a Docker engine (MassGen's configs ask for it
+ * often): null when Docker answers; otherwise, with `docker.fallback: sandbox` (the default) and a
+ * working OS sandbox, the warning that says the commands run there instead and what differs; else a
+ * config error naming the key.
+ */
+export async function dockerFallback(
+  agent: AgentConfig,
+  index: number,
+  env: Env,
+): Promise<RunWarning | null> {
+  const available = await dockerAvailable(env);
+  if (available.ok) return null;
+  const { docker } = agent.backend;
+  const where = `agents[${index}].backend`;
+  if (docker.fallback === 'error') {
+    throw new ConfigError(
+      `${where}.docker.fallback: error, and no Docker engine is available here (${available.reason})`,
+      {
+        path: `${where}.docker.fallback`,
+        hint: 'start Docker, or set docker.fallback: sandbox to run the commands in the OS sandbox',
+      },
+    );
+  }
+  const support = sandboxSupport(env.PATH);
+  if (!support.ok) {
+    throw new ConfigError(
+      `${where}.execution_mode: docker, but no Docker engine is available here (${available.reason}) and the OS sandbox it falls back to is not either (${support.reason})`,
+      { path: `${where}.execution_mode`, hint: `start Docker, or ${support.hint}` },
+    );
+  }
+  return {
+    code: 'docker_fallback',
+    key: `${where}.execution_mode`,
+    message: `${agent.id}: execution_mode is docker, but no Docker engine is available here (${available.reason}); its commands run in the OS sandbox instead — with this machine's programs rather than the ${docker.image} image, the workspace at its own path rather than /workspace, network ${docker.network ? 'on' : 'off'} as configured, and no memory or CPU limit (docker.fallback: error stops the run instead).`,
+  };
+}
+
 /** The sandbox `execute_command` gets on this machine, for `--validate` and `--list-backends`. */
 export function describeSandbox(env: Env): string {
   const support = sandboxSupport(env.PATH);
   return support.ok
-    ? `✔ bubblewrap (${support.bwrap}): commands run with the machine read-only, only the workspace writable, home hidden, no network`
+    ? `✔ bubblewrap (${support.bwrap}): commands run without capabilities in a user namespace of their own, the machine read-only, only the workspace writable, home hidden, no network, limits on processes and bytes written`
     : `✖ none: ${support.reason} — ${support.hint}`;
 }
 
@@ -119,6 +158,8 @@ export async function prepareSandboxes(
   const sandboxes = new Map<string, AgentSandbox>();
   const warnings: RunWarning[] = [];
   const plans = new Map<string, CommandPlan>();
+  /** Agents whose `execution_mode: docker` runs in the OS sandbox, this machine having no Docker engine. */
+  const fellBack = new Set<string>();
   // Every check comes before any folder is created (or emptied).
   for (const [index, agent] of config.agents.entries()) {
     if (agent.backend.cwd === undefined || agent.backend.enable_code_execution !== true) continue;
@@ -133,17 +174,20 @@ export async function prepareSandboxes(
       });
     }
     if (plan.mode === 'docker') {
-      const available = await dockerAvailable(env);
-      if (!available.ok) {
-        throw new ConfigError(
-          `agents[${index}].backend.execution_mode: docker, but no Docker engine is available here: ${available.reason}`,
-          {
-            path: `agents[${index}].backend.execution_mode`,
-            hint: 'start Docker, or use execution_mode: sandbox',
-          },
-        );
+      const fallback = await dockerFallback(agent, index, env);
+      if (fallback !== null) {
+        plans.set(agent.id, { mode: 'sandbox' });
+        fellBack.add(agent.id);
+        warnings.push(fallback);
       }
     }
+  }
+  if ([...plans.values()].some((p) => p.mode === 'sandbox') && processBound() === 'watch') {
+    warnings.push({
+      code: 'no_process_limit',
+      message:
+        'massgen runs as root and cannot create a pids cgroup here (the kernel exempts root from RLIMIT_NPROC): a sandboxed command starting processes without end is only stopped at the next check, a tenth of a second later. Run massgen as an ordinary user, or give it a writable cgroupfs.',
+    });
   }
   const workspaces = await prepareWorkspaces(config, options);
   if (!workspaces) return { workspaces, sandboxes, warnings };
@@ -164,7 +208,8 @@ export async function prepareSandboxes(
       contextPaths: workspaces.contextPaths,
       previousWorkspace: workspaces.previousWorkspace,
       hiddenPaths: agent.backend.sandbox.hidden_paths.map((p) => path.resolve(options.projectDir, p)),
-      network: agent.backend.sandbox.network,
+      // A container's network setting still holds when its commands fall back to the sandbox.
+      network: fellBack.has(agent.id) ? agent.backend.docker.network : agent.backend.sandbox.network,
       env,
     });
     const support = sandboxSupport(env.PATH);

@@ -1,8 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from './validate.js';
+
+const hasPython = spawnSync('python3', ['--version']).status === 0;
+const AG2_DOUBLE = fileURLToPath(new URL('../../test/fixtures/ag2-double', import.meta.url));
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -97,4 +102,98 @@ describe('validateConfig', () => {
       'agents[0].backend: the python agent runs in Python, and python3 was not found on PATH',
     ]);
   });
+
+  it('every problem at once: a schema error does not hide the capability errors, nor one capability error the next', () => {
+    const file = write(`agents:
+  - id: a
+    backend:
+      type: chatcompletion
+      model: m
+      base_url: http://127.0.0.1:1/v1
+      temperature: hot
+      enable_web_search: true
+      threads: 2
+  - id: b
+    backend:
+      type: chatcompletion
+      model: m
+      base_url: http://127.0.0.1:1/v1
+      enable_code_interpreter: true
+`);
+    const report = validateConfig(file, { cwd: dir, env: {} });
+    expect(report.valid).toBe(false);
+    expect(report.errors.map((e) => [e.path, e.line, e.column])).toEqual([
+      ['agents[0].backend.temperature', 7, 20],
+      ['agents[0].backend.enable_web_search', 8, 7],
+      ['agents[0].backend.threads', 9, 7],
+      ['agents[1].backend.enable_code_interpreter', 15, 7],
+    ]);
+    expect(report.errors[1]?.message).toBe(
+      'agents[0] (a): the chatcompletion backend does not support enable_web_search',
+    );
+    expect(report.errors[2]?.message).toBe(
+      'agents[0] (a): the chatcompletion backend does not accept threads',
+    );
+  });
+
+  it('a misspelt key is one problem, not also the key it was meant to be', () => {
+    const file = write(
+      'agents:\n  - id: a\n    backend:\n      type: chatcompletion\n      modle: m\n      base_url: http://127.0.0.1:1/v1\n',
+    );
+    const report = validateConfig(file, { cwd: dir, env: {} });
+    expect(report.errors.map((e) => e.message)).toEqual(['unknown key "modle" at agents[0].backend']);
+    expect(report.errors[0]?.hint).toBe('did you mean "model"?');
+  });
+
+  it('problems only the app finds carry the line and column of their key, in a one-agent file too', () => {
+    const file = write(`agent:
+  id: solo
+  backend:
+    type: claude
+    model: m
+    thinking: { budget_tokens: 100 }
+    api_key: k
+`);
+    const report = validateConfig(file, { cwd: dir, env: {} });
+    expect(report.errors).toEqual([
+      {
+        path: 'agents[0].backend.thinking.budget_tokens',
+        message:
+          "agents[0] (solo): thinking.budget_tokens must be at least 1024 for claude (Anthropic's minimum)",
+        line: 6,
+        column: 17,
+      },
+    ]);
+  });
+
+  it.skipIf(!hasPython)(
+    `an AG2 agent whose Python package is missing: a warning naming the package and the pip command${hasPython ? '' : ' (skipped: python3 is not on PATH)'}`,
+    () => {
+      const file = write(`agents:
+  - id: coder
+    backend:
+      type: ag2
+      agent_config: { type: assistant, name: coder, llm_config: { api_type: openai, model: m } }
+`);
+      const missing = validateConfig(file, { cwd: dir, env: { PATH: process.env.PATH } });
+      expect(missing.errors).toEqual([]);
+      expect(missing.warnings).toEqual([
+        {
+          path: 'agents[0].backend',
+          message:
+            'agents[0].backend: the ag2 agent needs the Python package ag2[openai], which python3 cannot import (no module named "autogen")',
+          hint: "pip install 'ag2[openai]' (with the pip of python3), or set python: to an interpreter that has it",
+          line: 3,
+          column: 5,
+        },
+      ]);
+      // With AG2 importable (the test double on PYTHONPATH) there is nothing to say.
+      const installed = validateConfig(file, {
+        cwd: dir,
+        env: { PATH: process.env.PATH, PYTHONPATH: AG2_DOUBLE },
+      });
+      expect(installed.warnings).toEqual([]);
+      expect(installed.valid).toBe(true);
+    },
+  );
 });

@@ -1,22 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { massgenVersion, packageJson } from '../util/package-json.js';
 
-interface PackageJson {
-  version?: string;
-  dependencies?: Record<string, string>;
-}
-
-let cached: PackageJson | undefined;
-
-function packageJson(): PackageJson {
-  // Same relative path from src/app (tests) and dist/app (the built CLI).
-  cached ??= JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageJson;
-  return cached;
-}
-
-/** massgen's own version. */
-export function massgenVersion(): string {
-  return packageJson().version ?? '0.0.0';
-}
+export { massgenVersion };
 
 /** Versions recorded in every run's metadata, so a log can be tied to the code that made it. */
 export function runtimeVersions(): Record<string, string> {

@@ -6,12 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PythonError, PythonHost } from './python-host.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
-if (!hasPython) console.warn('skipped: python3 is not on PATH');
+const noPython = hasPython ? '' : ' (skipped: python3 is not on PATH)';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'massgen-python-host-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(!hasPython)('PythonHost', () => {
+describe.skipIf(!hasPython)(`PythonHost${noPython}`, () => {
   it('describes functions from type hints, defaults and the Args: section, as MassGen does', async () => {
     const file = path.join(dir, 'kinds.py');
     writeFileSync(

@@ -7,7 +7,8 @@ import { trackChildProcess } from '../util/child-reaper.js';
 /**
  * The bridge to Python: one `python3` process per run (`python/massgen_tool_host.py`, standard library
  * only, shipped in the package) that loads Python modules and calls their functions, spoken to in JSON
- * lines over stdio. Custom tools use it; framework adapters written in Python will too.
+ * lines over stdio. Custom tools use it, and so do Python agents (AG2 and the other Python frameworks,
+ * through `PythonAgent`).
  */
 
 /** Where the host script lives: `python/` at the package root, beside `dist/` and `src/`. */

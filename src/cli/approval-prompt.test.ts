@@ -69,6 +69,19 @@ describe('approvalQuestion', () => {
     expect(long).not.toContain('\n');
     expect(long.length).toBeLessThan(140);
   });
+
+  it("shows the model's terminal controls escaped: in the tool name and in the arguments", () => {
+    const question = approvalQuestion({
+      agentId: 'gpt',
+      toolName: 'x\x1b]0;PWNED\x07',
+      arguments: { path: '\u202Etxt.exe', c1: '\u009b2J', esc: '\x1b[2J' },
+    });
+    expect(question).toBe(
+      'Allow gpt to run x␛]0;PWNED␇ {"path":"\\u202Etxt.exe","c1":"\\u009B2J","esc":"\\u001b[2J"}? [y/N] ',
+    );
+    // eslint-disable-next-line no-control-regex
+    expect(question).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e]/);
+  });
 });
 
 describe('createApprovalPrompt on a terminal', () => {

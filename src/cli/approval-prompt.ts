@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { PreparedRun } from '../app/index.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { oneLine, truncate } from '../util/text.js';
+import { inertText } from '../util/terminal-text.js';
 import type { Write } from '../app/plain-display.js';
 
 /** Why every request is denied when nobody can answer (also given to the model with the denial). */
@@ -43,7 +44,10 @@ type Request = RunEventOf<'tool.approval.requested'>;
 const same = (a: { agentId: string; callId: string }, b: { agentId: string; callId: string }) =>
   a.agentId === b.agentId && a.callId === b.callId;
 
-/** `Allow gpt to run write_file {"path":"a.txt"}? [y/N] ` */
+/**
+ * `Allow gpt to run write_file {"path":"a.txt"}? [y/N] ` — the tool name and arguments come from the
+ * model, so the question is made inert (JSON escapes C0 controls, not C1 or bidi ones).
+ */
 export function approvalQuestion(request: Pick<Request, 'agentId' | 'toolName' | 'arguments'>): string {
   let args: string;
   try {
@@ -51,7 +55,9 @@ export function approvalQuestion(request: Pick<Request, 'agentId' | 'toolName' |
   } catch {
     args = String(request.arguments);
   }
-  return `Allow ${request.agentId} to run ${request.toolName} ${truncate(oneLine(args), 100)}? [y/N] `;
+  return inertText(
+    `Allow ${request.agentId} to run ${request.toolName} ${truncate(oneLine(args), 100)}? [y/N] `,
+  );
 }
 
 /**

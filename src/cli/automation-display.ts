@@ -2,27 +2,32 @@ import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { oneLine, truncate } from '../util/text.js';
 import type { Write } from '../app/plain-display.js';
+import { inertWriter } from '../util/terminal-text.js';
 
 /**
  * The `--automation` view: quiet, one `KEY: value` per line, for scripts and coding agents.
  * `LOG_DIR` and `STATUS` are always printed first so a caller can watch `status.json` live.
+ * It adds no styling: every line is made inert (model text shows its escape sequences, never runs them).
  */
 export function printAutomationHeader(
-  write: Write,
+  rawWrite: Write,
   info: { logDir: string | null; statusPath: string | null; question: string },
 ): void {
+  const write = inertWriter(rawWrite);
   write(`LOG_DIR: ${info.logDir ?? '-'}\n`);
   write(`STATUS: ${info.statusPath ?? '-'}\n`);
   write(`QUESTION: ${oneLine(info.question)}\n`);
 }
 
-export function createAutomationDisplay(write: Write) {
+export function createAutomationDisplay(rawWrite: Write) {
+  const write = inertWriter(rawWrite);
   return (event: RunEvent): void => {
     if (event.type === 'agent.dropped') write(`AGENT_DROPPED: ${event.agentId}: ${oneLine(event.reason)}\n`);
   };
 }
 
-export function printAutomationFooter(write: Write, result: RunResult, agentCount: number): void {
+export function printAutomationFooter(rawWrite: Write, result: RunResult, agentCount: number): void {
+  const write = inertWriter(rawWrite);
   const seconds = (result.durationMs / 1000).toFixed(1);
   if (result.status === 'completed') {
     write(`WINNER: ${result.winnerId}\n`);

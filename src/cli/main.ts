@@ -36,6 +36,7 @@ import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
 import { createRunView, type RunView, type RunViewIo } from './run-view.js';
 import { urlPasswordScrubber, type SecretScrubber } from '../util/secret-scrubber.js';
+import { inertText } from '../util/terminal-text.js';
 
 export interface CliIo {
   stdout: Write;
@@ -73,7 +74,8 @@ class UsageError extends MassGenError {
 let envScrubber: SecretScrubber = urlPasswordScrubber;
 
 function printError(io: CliIo, error: unknown, debug: boolean): void {
-  const say = (text: string) => io.stderr(envScrubber.text(text));
+  // An error may quote a model, a tool or a server: shown inert, never run by the terminal.
+  const say = (text: string) => io.stderr(inertText(envScrubber.text(text)));
   say(`massgen: error: ${describeError(error)}\n`);
   if (error instanceof ConfigValidationError && error.diagnostics.length > 1) {
     say(`${formatDiagnostics(error.diagnostics, error.source)}\n`);
@@ -189,7 +191,8 @@ async function serveCli(argv: readonly string[], io: CliIo): Promise<number> {
     stdout: io.stdout,
     stderr: io.stderr,
     stopped: stoppedBy(io.signal),
-    scrub: (text) => scrubber.text(text),
+    // Its lines quote what HTTP clients sent (the model name) and errors: inert as well as scrubbed.
+    scrub: (text) => inertText(scrubber.text(text)),
   });
 }
 
@@ -204,6 +207,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return ExitCode.config;
   }
   if (argv[0] === 'serve') return serveCli(argv.slice(1), io);
+  if (argv[0] === 'batch' || argv[0] === 'worker' || argv[0] === 'queue') {
+    // Loaded only for these commands (and bullmq only with --queue).
+    const { runScaleOutCli } = await import('./scale-out-cli.js');
+    return runScaleOutCli(argv[0], argv.slice(1), io);
+  }
   let options: CliOptions;
   try {
     options = parseCli(argv);
@@ -266,7 +274,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // `.env` files fill in what the real environment leaves unset.
       const file = isExampleRef(options.validate) ? resolveExampleRef(options.validate) : options.validate;
       const report = validateConfig(file, { cwd: io.cwd, env: userEnv() });
-      printValidationReport(io.stdout, report, options.json);
+      printValidationReport(io.stdout, report, options.json, { cwd: io.cwd });
       return report.valid ? ExitCode.success : ExitCode.config;
     } catch (error) {
       printError(io, error, options.debug);
@@ -292,6 +300,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(options.host ? { host: options.host } : {}),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+      ...(options.auth === false ? { auth: false } : {}),
+      ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
     });
   }
 
@@ -396,8 +406,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(`Logs: ${result.logDir}\n`);
   if (result.status !== 'completed' && result.error && !options.automation) {
     const prefix =
-      result.status === 'cancelled' ? 'cancelled' : result.status === 'timeout' ? 'timed out' : 'run failed';
-    io.stderr(`massgen: ${prefix}: ${result.error.message}\n`);
+      result.status === 'cancelled'
+        ? 'cancelled'
+        : result.status === 'timeout'
+          ? 'timed out'
+          : result.error.code === 'provider_unreachable'
+            ? 'error' // the run never started (exit 1)
+            : 'run failed';
+    io.stderr(`massgen: ${prefix}: ${inertText(result.error.message)}\n`);
   }
   return result.exitCode;
 }
@@ -448,7 +464,7 @@ export async function main(): Promise<void> {
       error: { code: 'internal_error', message: `internal error: ${message}` },
     });
     const stack = error instanceof Error && error.stack ? `${scrub(error.stack)}\n` : '';
-    process.stderr.write(`massgen: internal error: ${message}\n${stack}`);
+    process.stderr.write(inertText(`massgen: internal error: ${message}\n${stack}`));
     process.exit(ExitCode.runFailed);
   };
   // `massgen --list-examples | head`: a reader that went away is not an error.

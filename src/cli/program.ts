@@ -29,6 +29,9 @@ export interface CliOptions {
   port?: number;
   host?: string;
   authToken?: string;
+  /** `--no-auth` makes it false. */
+  auth: boolean;
+  allowedHost?: string[];
   open: boolean;
   showSchema: boolean;
 }
@@ -127,7 +130,16 @@ export function buildProgram(): Command {
     .option('--web', 'start the web UI: ask, watch, steer and replay runs in a browser', false)
     .option('--port <number>', 'with --web: the port (default 8000; 0 picks a free one)', port)
     .option('--host <address>', 'with --web: the address to listen on (default 127.0.0.1)')
-    .option('--auth-token <token>', 'with --web: the token every request must carry (generated off loopback)')
+    .option(
+      '--auth-token <token>',
+      'with --web: the token every request must carry (default: one is generated)',
+    )
+    .option('--no-auth', 'with --web: no token (loopback only): every program on this machine can use it')
+    .option(
+      '--allowed-host <name>',
+      'with --web: also answer to this Host name (repeatable), e.g. behind a proxy',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option('--open', 'with --web: open the page in the browser', false)
     .addHelpText('after', examples)
     .exitOverride()

@@ -20,7 +20,7 @@ const MIN_BAR = 10;
 const MAX_BAR = 30;
 /** A file name is never shortened below this many characters. */
 const MIN_NAME = 12;
-/** Terminal redraws at most this often; the downloader already sends at most ten reports a second. */
+/** Terminal redraws at most this often (node-llama-cpp's downloader reports every chunk it reads). */
 const REDRAW_MS = 100;
 /** Without a known size, plain output prints a line this often. */
 const PLAIN_UNKNOWN_SIZE_MS = 10_000;

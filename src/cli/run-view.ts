@@ -6,6 +6,7 @@ import { isLiveViewSupported, startLiveView } from '../tui/live-view.js';
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
+import { inertText, inertWriter } from '../util/terminal-text.js';
 
 /** How one run is shown: events in, then `finish()` once the stream has ended. */
 export interface RunView {
@@ -56,7 +57,7 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
     handlers.push(createAutomationDisplay(io.stdout));
   } else if (displayType === 'silent' && options.display) {
     handlers.push((event) => {
-      if (event.type === 'presentation.finished') io.stdout(`${event.content}\n`);
+      if (event.type === 'presentation.finished') io.stdout(`${inertText(event.content)}\n`);
     });
   } else if (
     options.display &&
@@ -88,7 +89,8 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
       live = false;
     };
   } else {
-    handlers.push(createPlainDisplay(io.stdout, { showReasoning: options.debug }));
+    // The plain view adds no styling of its own: everything it writes is made inert.
+    handlers.push(createPlainDisplay(inertWriter(io.stdout), { showReasoning: options.debug }));
   }
   if (holdsCalls && !live) {
     const terminal = io.terminal;
@@ -103,14 +105,15 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   }
   if (options.debug) {
     handlers.push((event) => {
-      if (event.type !== 'agent.text.delta') io.stderr(`[event] ${JSON.stringify(event)}\n`);
+      // JSON escapes C0 controls but not C1 or bidi controls: those are shown escaped too.
+      if (event.type !== 'agent.text.delta') io.stderr(`[event] ${inertText(JSON.stringify(event))}\n`);
     });
   }
   // Warnings go to stderr at once, or, while the live view owns the screen, right after it closes.
   const heldWarnings: string[] = [];
   handlers.push((event) => {
     if (event.type !== 'run.warning') return;
-    const text = `massgen: warning: ${event.message}\n`;
+    const text = `massgen: warning: ${inertText(event.message)}\n`;
     if (live) heldWarnings.push(text);
     else io.stderr(text);
   });

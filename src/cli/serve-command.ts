@@ -10,9 +10,17 @@ export interface ServeOptions {
   port: number;
   host: string;
   apiKey?: string;
+  /** `--no-auth` makes it false. */
+  auth: boolean;
+  allowedHost?: string[];
   maxConcurrent: number;
   maxQueue: number;
   logs: boolean;
+  /** Run on queue workers (`massgen worker`) instead of in this process. */
+  queue?: string;
+  queueName: string;
+  attempts: number;
+  jobTimeout?: number;
 }
 
 const count = (min: number) => (value: string) => {
@@ -23,12 +31,12 @@ const count = (min: number) => (value: string) => {
 
 const serveExamples = `
 Examples:
-  $ massgen serve --config team.yaml                 # http://127.0.0.1:4000/v1
+  $ massgen serve --config team.yaml                 # http://127.0.0.1:4000/v1, prints a key
   $ massgen serve --config @examples/basic/three_agents --port 8080
   $ massgen serve --config team.yaml --host 0.0.0.0 --api-key "$MASSGEN_SERVER_API_KEY"
 
-Then, from any OpenAI client: base URL http://127.0.0.1:4000/v1, model "massgen"
-(or "massgen/<name>" for another config GET /v1/models lists).`;
+Then, from any OpenAI client: base URL http://127.0.0.1:4000/v1, the printed key as API key,
+model "massgen" (or "massgen/<name>" for another config GET /v1/models lists).`;
 
 /** Parses `massgen serve …` (the arguments after `serve`). Errors are commander's, as for the main program. */
 export function parseServeArgs(argv: readonly string[]): ServeOptions {
@@ -37,10 +45,32 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
     .option('-c, --config <file>', 'the config model "massgen" runs (a YAML/JSON file or @examples/NAME)')
     .option('--port <number>', 'the port (0 picks a free one)', count(0), 4000)
     .option('--host <address>', 'the address to listen on', '127.0.0.1')
-    .option('--api-key <key>', 'the key every request must carry (default: $MASSGEN_SERVER_API_KEY)')
+    .option(
+      '--api-key <key>',
+      'the key every request must carry (default: $MASSGEN_SERVER_API_KEY, else one is generated and printed)',
+    )
+    .option('--no-auth', 'no key (loopback only): every program on this machine can run your agents')
+    .option(
+      '--allowed-host <name>',
+      'also answer to this Host name (repeatable), e.g. behind a proxy',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option('--max-concurrent <n>', 'runs at once', count(1), 4)
     .option('--max-queue <n>', 'requests waiting for a run; beyond that, 429', count(0), 16)
     .option('--no-logs', 'do not write .massgen/massgen_logs for each run')
+    .option('--queue <url>', 'run on queue workers (massgen worker) through Redis: redis://HOST:PORT')
+    .option('--queue-name <name>', 'with --queue: the queue on that Redis', 'massgen')
+    .option(
+      '--attempts <n>',
+      'with --queue: attempts per run when its worker fails or times out',
+      count(1),
+      3,
+    )
+    .option(
+      '--job-timeout <seconds>',
+      'with --queue: stop a run after this long (the attempt fails)',
+      count(1),
+    )
     .addHelpText('after', serveExamples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
@@ -83,10 +113,28 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
   }
   // Loaded only here: a plain run never pays for the HTTP stack.
   const { startServeServer } = await import('../server/openai/serve-server.js');
-  const apiKey = options.apiKey ?? io.env.MASSGEN_SERVER_API_KEY;
+  const givenKey = options.apiKey ?? io.env.MASSGEN_SERVER_API_KEY;
   let server;
+  let queue: { close(): Promise<void> } | null = null;
   try {
+    let launch;
+    if (options.queue) {
+      // Loaded only with --queue: bullmq and ioredis stay out of a server that runs in process.
+      const { parseQueueLocation, QueueClient, queueLauncher } = await import('../queue/index.js');
+      const client = await QueueClient.connect(parseQueueLocation(options.queue, options.queueName));
+      queue = client;
+      launch = queueLauncher({
+        client,
+        env: io.env,
+        attempts: options.attempts,
+        ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
+      });
+      io.stdout(
+        `Runs go to queue "${client.location.name}" on ${client.location.label}: start workers with massgen worker --queue ${client.location.label}\n`,
+      );
+    }
     server = await startServeServer({
+      ...(launch ? { launch } : {}),
       cwd: io.cwd,
       env: io.env,
       config: options.config,
@@ -94,7 +142,9 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
       port: options.port,
       maxConcurrent: options.maxConcurrent,
       maxQueue: options.maxQueue,
-      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(givenKey === undefined ? {} : { apiKey: givenKey }),
+      ...(options.auth === false ? { auth: false } : {}),
+      ...(options.allowedHost ? { allowedHosts: options.allowedHost } : {}),
       ...(options.logs ? {} : { logging: false }),
       onRunFinished: ({ model, result, error }) =>
         io.stderr(io.scrub(`${accessLine(model, result, error)}\n`)),
@@ -104,13 +154,23 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
     const hint = inUse
       ? 'another process uses that port; pick one with --port'
       : (error as { hint?: string }).hint;
+    await queue?.close();
     return fail(`cannot start the server: ${describeError(error)}`, hint);
   }
   for (const warning of server.warnings) io.stderr(io.scrub(`massgen: warning: ${warning}\n`));
   io.stdout(`massgen serve: ${server.url} (model "massgen" runs ${options.config})\n`);
-  io.stdout(apiKey ? 'Requests must carry "Authorization: Bearer <your key>".\n' : '');
+  if (server.apiKey && givenKey === undefined)
+    io.stdout(
+      `API key: ${server.apiKey} (generated; send it as "Authorization: Bearer KEY", or choose one with --api-key)\n`,
+    );
+  else if (server.apiKey) io.stdout('Requests must carry "Authorization: Bearer <your key>".\n');
+  else
+    io.stderr(
+      'massgen: warning: --no-auth: every program and user on this machine can run your agents through this server (web pages still cannot)\n',
+    );
   io.stdout('Press Ctrl-C to stop.\n');
   await io.stopped;
   await server.close();
+  await queue?.close();
   return 0;
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { cliV8Flags, type CliV8Context } from './v8-flags.js';
 
 const context = (overrides: Partial<CliV8Context> = {}): CliV8Context => ({
-  argv: ['--config', 'team.yaml', 'question'],
   execArgv: [],
   nodeOptions: undefined,
   nodeVersion: '20.19.0',
@@ -10,28 +9,20 @@ const context = (overrides: Partial<CliV8Context> = {}): CliV8Context => ({
 });
 
 describe('cliV8Flags', () => {
-  it('keeps the wasm HTTP parser on the baseline tier and the young generation small for a run', () => {
-    expect(cliV8Flags(context())).toEqual([
-      '--wasm-tiering-budget=1000000000',
-      '--semi-space-growth-factor=1',
-    ]);
+  it('keeps the wasm HTTP parser on the baseline tier, and sets nothing else', () => {
+    expect(cliV8Flags(context())).toEqual(['--wasm-tiering-budget=2147483647']);
   });
 
-  it.each([[['serve', '--port', '8080']], [['--web', '--config', 'team.yaml']]])(
-    'long-lived servers (%j) keep V8’s default young generation',
-    (argv) => {
-      expect(cliV8Flags(context({ argv }))).toEqual(['--wasm-tiering-budget=1000000000']);
-    },
-  );
+  it('leaves a wasm tiering setting the user chose, on the command line or in NODE_OPTIONS', () => {
+    expect(cliV8Flags(context({ execArgv: ['--liftoff-only'] }))).toEqual([]);
+    expect(cliV8Flags(context({ nodeOptions: '--wasm-tiering-budget=5' }))).toEqual([]);
+    expect(cliV8Flags(context({ nodeOptions: '--no-wasm-dynamic-tiering' }))).toEqual([]);
+  });
 
-  it('leaves a setting the user chose, on the command line or in NODE_OPTIONS', () => {
-    expect(cliV8Flags(context({ nodeOptions: '--max-semi-space-size=32' }))).toEqual([
-      '--wasm-tiering-budget=1000000000',
+  it('does not touch the young generation: a size in NODE_OPTIONS is V8’s to apply at start-up', () => {
+    expect(cliV8Flags(context({ nodeOptions: '--max-semi-space-size=1' }))).toEqual([
+      '--wasm-tiering-budget=2147483647',
     ]);
-    expect(cliV8Flags(context({ execArgv: ['--liftoff-only'] }))).toEqual(['--semi-space-growth-factor=1']);
-    expect(
-      cliV8Flags(context({ nodeOptions: '--semi-space-growth-factor=2 --wasm-tiering-budget=5' })),
-    ).toEqual([]);
   });
 
   it('sets nothing on a Node whose V8 it was not checked against', () => {

@@ -1,9 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
-/** What decides the CLI's V8 settings: its arguments, the user's own Node flags and the Node version. */
+/** What decides the CLI's V8 settings: the user's own Node flags and the Node version. */
 export interface CliV8Context {
-  /** The CLI's arguments (without `node` and the script). */
-  readonly argv: readonly string[];
   /** Flags Node itself was started with (`process.execArgv`). */
   readonly execArgv: readonly string[];
   /** `NODE_OPTIONS`, where users put Node flags for a bin they do not start themselves. */
@@ -13,38 +11,39 @@ export interface CliV8Context {
 }
 
 /**
- * The V8 flags the CLI sets on itself, each from a measurement (`npm run bench`, the peak-RSS rows):
+ * The V8 flag the CLI sets on itself after V8 has started — only one that is safe to set then
+ * (docs/architecture.md, "Decisions", has the evidence):
  *
  * - `--wasm-tiering-budget`: Node's `fetch` parses HTTP with a WebAssembly build of llhttp, and V8's
  *   optimizing compiler tiers its parser up a few hundred milliseconds into a run, a ~28 MiB transient
- *   that was the peak of a short run. A large budget leaves it on the baseline compiler, which parses
- *   model streams as fast as they arrive; a long-lived process still tiers up once it has parsed a lot.
- * - `--semi-space-growth-factor=1`: V8 grows the young generation to 16 MiB semi-spaces under the
- *   allocation bursts of a run, ~12 MiB more RSS for little speed at this size. Kept at its initial
- *   1 MiB for runs; `serve` and `--web` are long-lived servers where throughput matters more, so they
- *   keep V8's default. Measured on Node 20; newer V8s clamp the factor to at least 2, where the flag
- *   then changes nothing.
+ *   that was the peak of a short run. The largest budget V8 takes (2^31 - 1) leaves it on the baseline
+ *   compiler, which parses model streams as fast as they arrive; a long-lived process still tiers up
+ *   once it has parsed a lot. (A budget of 10^9 ran out in a 64-agent run, and the tier-up then landed
+ *   on the run's peak: 141 MiB against 111 MiB.)
+ *   V8 reads the budget when it sets up a WebAssembly instance and when a function's budget runs out —
+ *   no instance exists yet when the bin sets it, and V8's own tests change it the same way after start —
+ *   so a run is in the state `node --wasm-tiering-budget=…` starts in (the same peak RSS on Node 20, 22
+ *   and 24; `test/e2e/cli-v8-flags.test.ts`).
+ *
+ * Not set: `--semi-space-growth-factor=1` (it kept the young generation small, ~12 MiB), because V8
+ * raises that factor to at least 2 while it configures the heap — it only took effect when set after
+ * that check, a state V8 itself refuses. `NODE_OPTIONS=--max-semi-space-size=1` does the same job at
+ * start-up, the documented way.
  *
  * A flag the user sets (on the command line or in `NODE_OPTIONS`) wins: we leave that setting alone.
- * Only on the Node majors whose V8 has both flags — V8 prints an error for a flag it does not know.
+ * Only on the Node majors whose V8 has the flag — V8 prints an error for a flag it does not know.
  */
 export function cliV8Flags(context: CliV8Context): string[] {
   const major = Number(context.nodeVersion.split('.')[0]);
   if (!(major >= 20 && major <= 24)) return [];
   const userFlags = [...context.execArgv, context.nodeOptions ?? ''].join(' ');
-  const flags: string[] = [];
-  if (!/wasm-tiering-budget|liftoff|wasm-dynamic-tiering/.test(userFlags)) {
-    flags.push('--wasm-tiering-budget=1000000000');
-  }
-  const server = context.argv[0] === 'serve' || context.argv.includes('--web');
-  if (!server && !/semi-space/.test(userFlags)) flags.push('--semi-space-growth-factor=1');
-  return flags;
+  if (/wasm-tiering-budget|liftoff|wasm-dynamic-tiering/.test(userFlags)) return [];
+  return ['--wasm-tiering-budget=2147483647'];
 }
 
 /** Applies {@link cliV8Flags} to this process. The bin calls it before it loads anything else. */
 export function applyCliV8Flags(): void {
   const flags = cliV8Flags({
-    argv: process.argv.slice(2),
     execArgv: process.execArgv,
     nodeOptions: process.env.NODE_OPTIONS,
     nodeVersion: process.versions.node,

@@ -11,6 +11,10 @@ export interface WebCommandOptions {
   host?: string;
   port?: number;
   authToken?: string;
+  /** `--no-auth`: no token (loopback only). */
+  auth?: boolean;
+  /** `--allowed-host`, repeatable. */
+  allowedHosts?: readonly string[];
   open: boolean;
   stdout: Write;
   stderr: Write;
@@ -31,18 +35,27 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
       ...(options.host ? { host: options.host } : {}),
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.authToken === undefined ? {} : { authToken: options.authToken }),
+      ...(options.auth === false ? { auth: false } : {}),
+      ...(options.allowedHosts?.length ? { allowedHosts: options.allowedHosts } : {}),
     });
   } catch (error) {
     const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const hint = inUse
+      ? 'another process uses that port; pick one with --port'
+      : (error as { hint?: string }).hint;
     options.stderr(
-      `massgen: error: cannot start the web UI: ${describeError(error)}\n${inUse ? 'hint: another process uses that port; pick one with --port\n' : ''}`,
+      `massgen: error: cannot start the web UI: ${describeError(error)}\n${hint ? `hint: ${hint}\n` : ''}`,
     );
     return 1;
   }
   options.stdout(`massgen web UI: ${server.url}\n`);
   if (server.authToken && !options.authToken)
     options.stdout(
-      'A token was generated because the server listens beyond this machine; the address above carries it.\n',
+      'The address carries a token made for this server: keep it to yourself (--auth-token TOKEN chooses one).\n',
+    );
+  if (!server.authToken)
+    options.stderr(
+      'massgen: warning: --no-auth: every program and user on this machine can start runs and read files through the web UI (web pages still cannot)\n',
     );
   options.stdout('Press Ctrl-C to stop.\n');
   if (options.open) openBrowser(server.url);

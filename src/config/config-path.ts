@@ -26,3 +26,22 @@ export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
   }
   return current;
 }
+
+/**
+ * Reads a path written by {@link formatPath} (or by hand in the same shape) back into its segments:
+ * `agents[1].backend["x.y"]` → `['agents', 1, 'backend', 'x.y']`. Undefined when it is not one.
+ */
+export function parsePath(text: string): PathSegment[] | undefined {
+  const segments: PathSegment[] = [];
+  const step = /^(?:\.?([A-Za-z_][A-Za-z0-9_-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\])/;
+  let rest = text;
+  while (rest !== '') {
+    const match = step.exec(rest);
+    if (!match || (segments.length === 0 && rest.startsWith('.'))) return undefined;
+    if (match[1] !== undefined) segments.push(match[1]);
+    else if (match[2] !== undefined) segments.push(Number(match[2]));
+    else segments.push(JSON.parse(match[3]!) as string);
+    rest = rest.slice(match[0].length);
+  }
+  return segments;
+}

@@ -7,8 +7,9 @@ import { parseConfig } from './parse-config.js';
 const TOOL_DEFAULTS = {
   command_timeout_seconds: 120,
   command_max_file_size_mb: 1024,
+  command_max_processes: 512,
   sandbox: { network: false, hidden_paths: [] },
-  docker: { image: 'debian:bookworm-slim', memory: '2g', cpus: 2, network: false },
+  docker: { image: 'debian:bookworm-slim', memory: '2g', cpus: 2, network: false, fallback: 'sandbox' },
   mcp_servers: {},
   custom_tools: [],
   exclude_tools: [],

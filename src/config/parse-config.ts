@@ -4,7 +4,7 @@ import { ConfigValidationError, type ConfigDiagnostic, type ConfigProblem } from
 import { interpolateEnv, type ConfigEnv } from './interpolate-env.js';
 import { readMassGenFormat } from './massgen-compat.js';
 import { agentListProblems, MassGenConfigSchema, type MassGenConfig } from './schema.js';
-import { schemaTree } from './schema-keys.js';
+import { schemaTree, type SchemaNode } from './schema-keys.js';
 import { DEFAULT_MESSAGE, describeValue, issuesToProblems, withPath } from './zod-issues.js';
 import { isRecord as isMapping } from '../util/guards.js';
 
@@ -35,7 +35,9 @@ export interface CheckConfigOptions extends ParseConfigOptions {
   locate?: ProblemLocator;
 }
 
-const TREE = schemaTree(MassGenConfigSchema);
+// Built on the first invalid config only: generating the JSON Schema it reads costs ~10 ms.
+let tree: SchemaNode | undefined;
+const schemaKeys = (): SchemaNode => (tree ??= schemaTree(MassGenConfigSchema));
 
 /** True when `inner` is `outer` or lies beneath it. */
 const within = (inner: readonly (string | number)[], outer: readonly (string | number)[]): boolean =>
@@ -94,7 +96,7 @@ export function checkConfig(
   const schemaProblems = result.success
     ? []
     : issuesToProblems(result.error.issues, {
-        tree: TREE,
+        tree: schemaKeys(),
         data: interpolated.value,
         raw: compat.value,
       }).filter(

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { closestMatch } from '../util/closest-match.js';
 import { formatPath, type PathSegment } from './config-path.js';
 
@@ -12,54 +13,78 @@ export type SchemaNode =
   | { kind: 'record'; value: SchemaNode }
   | { kind: 'leaf' };
 
-/** The parts of a zod 4 definition we walk; every zod schema exposes its definition on `_zod.def`. */
-interface ZodDefLike {
-  type: string;
-  shape?: Record<string, unknown>;
-  innerType?: unknown;
-  in?: unknown;
-  element?: unknown;
-  valueType?: unknown;
-  options?: readonly unknown[];
+/** The parts of a JSON Schema (as `z.toJSONSchema` writes it) that key suggestions read. */
+interface JsonSchemaLike {
+  $ref?: string;
+  properties?: Record<string, unknown>;
+  items?: unknown;
+  additionalProperties?: unknown;
+  anyOf?: readonly unknown[];
+  oneOf?: readonly unknown[];
+  allOf?: readonly unknown[];
+  type?: unknown;
 }
 
 const LEAF: SchemaNode = { kind: 'leaf' };
 // Far deeper than the config schema; only guards against a recursive (lazy) schema added later.
 const MAX_DEPTH = 32;
 
-function defOf(schema: unknown): ZodDefLike | undefined {
-  const internals = (schema as { _zod?: { def?: ZodDefLike } } | null | undefined)?._zod;
-  return internals?.def;
+const isSchemaObject = (value: unknown): value is JsonSchemaLike =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Walks a zod schema into a {@link SchemaNode}. It reads zod's public JSON Schema export (the one
+ * `--show-schema` prints) rather than zod's internals, so a zod release cannot silently change which
+ * keys are known: optional/default/nullable/pipe wrappers are already resolved there, `input` side.
+ */
+export function schemaTree(schema: z.core.$ZodType): SchemaNode {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return jsonSchemaTree(json, json, 0);
 }
 
-/** Walks a zod schema, looking through optional/default/nullable/pipe wrappers, into a {@link SchemaNode}. */
-export function schemaTree(schema: unknown, depth = 0): SchemaNode {
-  const def = defOf(schema);
-  if (def === undefined || depth > MAX_DEPTH) return LEAF;
-  if (def.type === 'object' && def.shape !== undefined) {
+/** Resolves a local `$ref` (`#`, `#/$defs/Name`), as zod writes them for recursive or registered schemas. */
+function resolveRef(root: unknown, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let node: unknown = root;
+  for (const part of ref.slice(1).split('/').filter(Boolean)) {
+    const key = decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~');
+    node = isSchemaObject(node) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
+function jsonSchemaTree(schema: unknown, root: unknown, depth: number): SchemaNode {
+  if (!isSchemaObject(schema) || depth > MAX_DEPTH) return LEAF;
+  if (typeof schema.$ref === 'string') return jsonSchemaTree(resolveRef(root, schema.$ref), root, depth + 1);
+  if (isSchemaObject(schema.properties)) {
     const fields = new Map<string, SchemaNode>();
-    for (const [key, child] of Object.entries(def.shape)) fields.set(key, schemaTree(child, depth + 1));
+    for (const [key, child] of Object.entries(schema.properties))
+      fields.set(key, jsonSchemaTree(child, root, depth + 1));
     return { kind: 'object', fields };
   }
-  if (def.type === 'array' && def.element !== undefined) {
-    return { kind: 'array', element: schemaTree(def.element, depth + 1) };
+  if (isSchemaObject(schema.items)) {
+    return { kind: 'array', element: jsonSchemaTree(schema.items, root, depth + 1) };
   }
-  if (def.type === 'record' && def.valueType !== undefined) {
+  if (isSchemaObject(schema.additionalProperties)) {
     // Open bags (record of unknown) stay leaves; maps of known objects are walked into.
-    const value = schemaTree(def.valueType, depth + 1);
+    const value = jsonSchemaTree(schema.additionalProperties, root, depth + 1);
     return value.kind === 'object' ? { kind: 'record', value } : LEAF;
   }
-  if (def.type === 'pipe') return schemaTree(def.in, depth + 1);
-  if (def.innerType !== undefined) return schemaTree(def.innerType, depth + 1);
-  if (def.type === 'union' && def.options !== undefined) return mergeObjects(def.options, depth);
+  const options = schema.anyOf ?? schema.oneOf ?? schema.allOf;
+  if (options !== undefined) {
+    // `nullable()` is a union with null: look through it to what it wraps.
+    const present = options.filter((option) => !(isSchemaObject(option) && option.type === 'null'));
+    if (present.length === 1) return jsonSchemaTree(present[0], root, depth + 1);
+    return mergeObjects(present, root, depth);
+  }
   return LEAF;
 }
 
 /** A union of objects offers the keys of all its members. */
-function mergeObjects(options: readonly unknown[], depth: number): SchemaNode {
+function mergeObjects(options: readonly unknown[], root: unknown, depth: number): SchemaNode {
   const fields = new Map<string, SchemaNode>();
   for (const option of options) {
-    const node = schemaTree(option, depth + 1);
+    const node = jsonSchemaTree(option, root, depth + 1);
     if (node.kind === 'object')
       for (const [key, child] of node.fields) if (!fields.has(key)) fields.set(key, child);
   }

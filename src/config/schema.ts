@@ -189,8 +189,13 @@ export const BackendConfigSchema = z.strictObject({
    */
   execution_mode: z.enum(['sandbox', 'local', 'docker']).optional(),
   command_timeout_seconds: z.number().positive().default(120),
-  /** The largest file a command may write, in MiB (RLIMIT_FSIZE); a bigger write stops the command. */
+  /**
+   * The most a command may write, in MiB: no file may grow larger (RLIMIT_FSIZE), and the disk holding
+   * the workspace may not grow by more while it runs (nor the sandbox's in-memory /tmp hold more).
+   */
   command_max_file_size_mb: z.number().positive().default(1024),
+  /** The most processes (threads included) a command may run at once in the sandbox or a container. */
+  command_max_processes: z.int().min(16).default(512),
   sandbox: z
     .strictObject({
       /** Network access inside the sandbox (off by default: only a private loopback). */
@@ -207,6 +212,11 @@ export const BackendConfigSchema = z.strictObject({
       cpus: z.number().positive().default(2),
       /** Network access inside the container (off by default). */
       network: z.boolean().default(false),
+      /**
+       * Without a Docker engine here: `sandbox` runs the commands in the OS sandbox instead (with a
+       * warning saying what differs), `error` stops the run before it starts.
+       */
+      fallback: z.enum(['sandbox', 'error']).default('sandbox'),
     })
     .prefault({}),
   /** A tool call running longer is abandoned and answered with a tool error. */

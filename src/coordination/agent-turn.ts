@@ -3,7 +3,6 @@ import { ModelBehaviourError } from '../types/errors.js';
 import type { SeenAnswers } from './coordination-state.js';
 import { runModelStep } from './model-step.js';
 import { noveltyRefusal } from './novelty.js';
-import { fitContext } from './context-window.js';
 import {
   coordinationSystemPrompt,
   coordinationUserMessage,
@@ -130,9 +129,7 @@ export async function runCoordinationTurn(
       'coordination',
       step,
       {
-        messages: fitContext(messages, agent.spec.contextWindow, (trim) =>
-          ctx.emit({ type: 'agent.context.trimmed', agentId, ...trim }),
-        ),
+        messages,
         tools: [...ownTools, ...workflowToolDefinitions(votableIds(), mayAnswer)],
         // Every coordination step must call a tool (ordinary or workflow); saying so lets providers and
         // grammar-constrained local models enforce it.
@@ -181,7 +178,9 @@ export async function runCoordinationTurn(
       const current = state
         .currentAnswers(agentIndex)
         .map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content }));
-      const refusal = noveltyRefusal(parsed.content, current, settings.answerNoveltyRequirement);
+      // What an agent submits reaches its peers' prompts, the views and the final answer: scrubbed once, here.
+      const content = ctx.scrub(parsed.content);
+      const refusal = noveltyRefusal(content, current, settings.answerNoveltyRequirement);
       if (refusal) {
         refuse('new_answer', refusal);
         continue;
@@ -189,7 +188,7 @@ export async function runCoordinationTurn(
       // The files go with the answer: its snapshot exists before anyone can see the answer.
       await ctx.workspaces?.snapshot(agentId, `${agent.anonymousId}.${agent.answers.length + 1}`);
       if (signal.aborted) throw signal.reason;
-      const { answer, clearedVoters } = state.acceptAnswer(agentIndex, parsed.content);
+      const { answer, clearedVoters } = state.acceptAnswer(agentIndex, content);
       ctx.emit({
         type: 'answer.submitted',
         agentId,
@@ -222,13 +221,15 @@ export async function runCoordinationTurn(
     const target = state.agent(targetIndex);
     const targetLabel = state.answerAt(targetIndex, targetVersion).label;
     const counted = seenVersion === state.versionFor(agentIndex);
+    // The reason goes to the winner's presentation prompt.
+    const reason = ctx.scrub(parsed.reason);
     ctx.emit({
       type: 'vote.cast',
       agentId,
       targetAgentId: target.spec.id,
       targetAnonymousId: target.anonymousId,
       targetLabel,
-      reason: parsed.reason,
+      reason,
       counted,
     });
     if (!counted) {
@@ -236,7 +237,7 @@ export async function runCoordinationTurn(
       respond(call, enforcement.staleVote(await refreshView()), false);
       continue;
     }
-    state.castVote(agentIndex, { targetIndex, targetLabel, reason: parsed.reason });
+    state.castVote(agentIndex, { targetIndex, targetLabel, reason });
     return 'voted';
   }
   throw new ModelBehaviourError(enforcement.tooManySteps(settings.maxStepsPerTurn));

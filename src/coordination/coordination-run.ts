@@ -2,6 +2,7 @@ import {
   BudgetExceededError,
   CancelledError,
   ExitCode,
+  ProviderError,
   TimeoutError,
   describeError,
 } from '../types/errors.js';
@@ -21,6 +22,8 @@ import { linkedAbortController } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { runCoordinationTurn } from './agent-turn.js';
+import { ContextOverflowError } from './context-window.js';
+import { EventScrubber } from './event-scrubbing.js';
 import { CoordinationState, type AgentRuntime } from './coordination-state.js';
 import { classifyTools, type PlanningPolicy } from './planning.js';
 import { errorInfo, presentFinalAnswer, runAnswerLoop } from './presentation.js';
@@ -30,6 +33,7 @@ import { withWorkspaceNote } from './workspace-view.js';
 import { assignPersonas, paraphraseQuestion } from './diversity.js';
 import { checkFinalAnswer, judgeWinner } from './selection.js';
 import { islandsOf, visibleSets } from './visibility.js';
+import { replayStepRecord, runStepAction, stepRoster, stepWorkspaces, type StepRequest } from './step-action.js';
 import {
   turnCeiling,
   type AgentSpec,
@@ -77,6 +81,10 @@ export class CoordinationRun implements RunContext {
   private readonly cost = new Map<string, number>();
   private totalCost = 0;
   private readonly lastErrors = new Map<string, ErrorInfo>();
+  /** Agents whose last failure was a provider they could not connect to at all. */
+  private readonly unreachable = new Set<string>();
+  /** Set by the first model step that finished: some provider was reached. */
+  private reachedProvider = false;
   private readonly turnControllers = new Map<number, AbortController>();
   private readonly turnPromises = new Set<Promise<void>>();
   private readonly runAbort: AbortController;
@@ -90,6 +98,8 @@ export class CoordinationRun implements RunContext {
   readonly workspaces: WorkspaceHooks | undefined;
   private readonly warnings: readonly RunWarning[];
   private readonly scrubber: SecretScrubber | undefined;
+  private readonly eventScrubber: EventScrubber | undefined;
+  private readonly step: StepRequest | null;
 
   constructor(
     readonly runId: string,
@@ -104,9 +114,14 @@ export class CoordinationRun implements RunContext {
       workspaces?: WorkspaceHooks;
       warnings?: readonly RunWarning[];
       scrubber?: SecretScrubber;
+      /** Step mode: one agent's one action against a recorded session (see step-action.ts). */
+      step?: StepRequest;
     } = {},
   ) {
-    this.state = new CoordinationState(
+    this.step = options.step ?? null;
+    this.state = this.step
+      ? replayStepRecord(stepRoster(agents, this.step), this.step.record)
+      : new CoordinationState(
       agents,
       visibleSets(settings.visibility, agents.length, settings.visibilityK, clock.random),
     );
@@ -118,8 +133,10 @@ export class CoordinationRun implements RunContext {
     this.maxTurns = turnCeiling(settings, agents.length);
     this.warnings = options.warnings ?? [];
     this.scrubber = options.scrubber;
+    this.eventScrubber = options.scrubber ? new EventScrubber(options.scrubber) : undefined;
     this.approver = options.approver;
-    this.workspaces = options.workspaces;
+    this.workspaces =
+      this.step && options.workspaces ? stepWorkspaces(options.workspaces) : options.workspaces;
     const { controller, dispose } = linkedAbortController(externalSignal);
     this.runAbort = controller;
     this.disposeRunAbort = dispose;
@@ -130,8 +147,10 @@ export class CoordinationRun implements RunContext {
   }
 
   emit(input: RunEventInput): void {
-    const event = { ...input, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent;
-    this.events.push(this.scrubber ? this.scrubber.deep(event) : event);
+    if (input.type === 'agent.step.finished') this.reachedProvider = true;
+    // Scrubbing may hold streamed text back (a secret split over deltas) or release it: 0, 1 or more events.
+    for (const scrubbed of this.eventScrubber ? this.eventScrubber.scrub(input) : [input])
+      this.events.push({ ...scrubbed, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent);
   }
 
   scrub(text: string): string {
@@ -255,7 +274,11 @@ export class CoordinationRun implements RunContext {
       if (this.settings.paraphrase && this.state.agents.length > 1) {
         this.paraphrases = await paraphraseQuestion(this, this.runAbort.signal);
       }
-      outcome = this.state.agents.length === 1 ? await this.runSingleAgent() : await this.runCoordination();
+      outcome = this.step
+        ? await this.runStep(this.step)
+        : this.state.agents.length === 1
+          ? await this.runSingleAgent()
+          : await this.runCoordination();
     } catch (error) {
       outcome =
         this.stopReason === 'cancelled' || error instanceof CancelledError
@@ -472,13 +495,19 @@ export class CoordinationRun implements RunContext {
     agent.consecutiveFailures++;
     const info = errorInfo(error);
     this.lastErrors.set(agent.spec.id, info);
+    if (error instanceof ProviderError && error.unreachable) this.unreachable.add(agent.spec.id);
+    else this.unreachable.delete(agent.spec.id);
     finished('failed', info);
-    if (agent.consecutiveFailures >= this.settings.maxAgentFailures) {
+    // Even the opening request of a turn cannot fit the model's context window: no later turn would.
+    const cannotFit = error instanceof ContextOverflowError && error.permanent;
+    if (cannotFit || agent.consecutiveFailures >= this.settings.maxAgentFailures) {
       agent.dropped = true;
       this.emit({
         type: 'agent.dropped',
         agentId: agent.spec.id,
-        reason: `${agent.consecutiveFailures === 1 ? 'its turn failed' : `${agent.consecutiveFailures} consecutive failed turns`}; last: ${info.message}`,
+        reason: cannotFit
+          ? info.message
+          : `${agent.consecutiveFailures === 1 ? 'its turn failed' : `${agent.consecutiveFailures} consecutive failed turns`}; last: ${info.message}`,
       });
     }
   }
@@ -486,6 +515,31 @@ export class CoordinationRun implements RunContext {
   private allFailedError(): ErrorInfo {
     const details = [...this.lastErrors].map(([id, e]) => `${id}: ${e.message}`).join('; ');
     return { code: 'run_failed', message: `All agents failed — ${details}` };
+  }
+
+  /**
+   * When every agent failed without ever reaching its provider (refused, host not found, no route), the
+   * run could not start: the network or a base_url is the problem, not the run. One line naming each
+   * provider and host once (agents sharing one are listed together), and how to try massgen offline.
+   */
+  private unreachableOutcome(): ConcludedRun | null {
+    const failed = [...this.lastErrors.keys()];
+    if (this.reachedProvider || failed.length === 0 || !failed.every((id) => this.unreachable.has(id)))
+      return null;
+    const byMessage = new Map<string, string[]>();
+    for (const [id, error] of this.lastErrors)
+      byMessage.set(error.message, [...(byMessage.get(error.message) ?? []), id]);
+    const details = [...byMessage].map(([message, ids]) => `${ids.join(', ')}: ${message}`).join('; ');
+    return {
+      status: 'failed',
+      exitCode: ExitCode.config,
+      winnerId: null,
+      finalAnswer: null,
+      error: {
+        code: 'provider_unreachable',
+        message: `the run could not start: no agent could reach its provider (${details}) — check the network connection and base_url; to try massgen offline, run \`npm run demo\` in its repository`,
+      },
+    };
   }
 
   /** Picks the winner, reports it, and has it present. */
@@ -516,7 +570,8 @@ export class CoordinationRun implements RunContext {
       tallies,
     });
     if (reason === 'cancelled') throw new CancelledError();
-    if (reason === 'all_agents_failed') return { ...failed, error: this.allFailedError() };
+    if (reason === 'all_agents_failed')
+      return this.unreachableOutcome() ?? { ...failed, error: this.allFailedError() };
     if (winnerIndex === null || !winner)
       return this.noAnswer(
         reason === 'budget' ? 'budget' : reason === 'turn_limit' ? 'turn_limit' : 'timeout',
@@ -546,7 +601,11 @@ export class CoordinationRun implements RunContext {
       checkFinalAnswer(this, winnerIndex, finalAnswer, max - this.restartNotes.length, signal),
     );
     if (verdict.accepted || this.stopReason !== null) return false;
-    this.restartNotes.push({ reason: verdict.reason, instructions: verdict.instructions });
+    // The winner's words go into every agent's prompt in the next attempt.
+    this.restartNotes.push({
+      reason: this.scrub(verdict.reason),
+      instructions: this.scrub(verdict.instructions),
+    });
     this.state.resetForRestart();
     this.emit({
       type: 'orchestration.restarted',
@@ -607,6 +666,39 @@ export class CoordinationRun implements RunContext {
     };
   }
 
+  /**
+   * Step mode: the acting agent's one action, under the turn timeout and the orchestrator timeout. The
+   * action itself travels as its event (`answer.submitted`, `vote.cast`, `presentation.finished`).
+   */
+  private async runStep(step: StepRequest): Promise<ConcludedRun> {
+    const index = this.state.agents.findIndex((a) => a.spec.id === step.agentId);
+    const agent = this.state.agent(index);
+    const finished = this.turnFinisher(agent, agent.turns + 1);
+    try {
+      const done = await this.withPresentationTimeout(
+        (signal) => runStepAction(this, index, step, signal, () => this.stoppedBy('cancelled')),
+        index,
+      );
+      if (done.kind === 'present')
+        return { status: 'completed', exitCode: ExitCode.success, winnerId: agent.spec.id, finalAnswer: done.finalAnswer };
+      finished(done.outcome);
+      return { status: 'completed', exitCode: ExitCode.success, winnerId: null, finalAnswer: null };
+    } catch (error) {
+      if (this.stoppedBy('cancelled')) {
+        finished('aborted');
+        throw new CancelledError();
+      }
+      const stop = this.stopReason;
+      if (stop === 'timeout' || stop === 'budget') {
+        finished('aborted');
+        return this.noAnswer(stop, `${agent.spec.id} acted`);
+      }
+      const info = errorInfo(error);
+      finished('failed', info);
+      return { status: 'failed', exitCode: ExitCode.runFailed, winnerId: null, finalAnswer: null, error: info };
+    }
+  }
+
   private stoppedBy(reason: StopReason): boolean {
     return this.stopReason === reason;
   }
@@ -623,26 +715,29 @@ export class CoordinationRun implements RunContext {
       this.emit({ type: 'presentation.started', agentId, mode: 'present' });
       const finished = this.turnFinisher(agent, turn);
       try {
-        const text = await this.withPresentationTimeout(
-          (signal) =>
-            runAnswerLoop(
-              this,
-              0,
-              [
-                {
-                  role: 'system',
-                  content: withWorkspaceNote(
-                    this,
-                    agentId,
-                    'presentation',
-                    directSystemPrompt(agent.spec.systemMessage),
-                  ),
-                },
-                { role: 'user', content: directUserMessage(this.question, this.history) },
-              ],
-              signal,
-            ),
-          0,
+        // The answer is final at once: scrubbed like any answer before it goes anywhere.
+        const text = this.scrub(
+          await this.withPresentationTimeout(
+            (signal) =>
+              runAnswerLoop(
+                this,
+                0,
+                [
+                  {
+                    role: 'system',
+                    content: withWorkspaceNote(
+                      this,
+                      agentId,
+                      'presentation',
+                      directSystemPrompt(agent.spec.systemMessage),
+                    ),
+                  },
+                  { role: 'user', content: directUserMessage(this.question, this.history) },
+                ],
+                signal,
+              ),
+            0,
+          ),
         );
         if (text === '') throw new Error('the model returned an empty answer');
         const { answer } = this.state.acceptAnswer(0, text);
@@ -701,13 +796,15 @@ export class CoordinationRun implements RunContext {
             winnerLabel: null,
             tallies: {},
           });
-          return {
-            status: 'failed' as const,
-            exitCode: ExitCode.runFailed,
-            winnerId: null,
-            finalAnswer: null,
-            error: { code: 'run_failed', message: `${agentId} failed: ${describeError(error)}` },
-          };
+          return (
+            this.unreachableOutcome() ?? {
+              status: 'failed' as const,
+              exitCode: ExitCode.runFailed,
+              winnerId: null,
+              finalAnswer: null,
+              error: { code: 'run_failed', message: `${agentId} failed: ${describeError(error)}` },
+            }
+          );
         }
       }
     }

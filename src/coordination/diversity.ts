@@ -38,8 +38,9 @@ export async function paraphraseQuestion(ctx: RunContext, signal: AbortSignal): 
           signal,
         );
         if (text === '') return null;
-        ctx.emit({ type: 'agent.question.paraphrased', agentId: agent.spec.id, text });
-        return text;
+        const paraphrase = ctx.scrub(text);
+        ctx.emit({ type: 'agent.question.paraphrased', agentId: agent.spec.id, text: paraphrase });
+        return paraphrase;
       } catch {
         if (signal.aborted) throw signal.reason;
         return null;

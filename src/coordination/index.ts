@@ -11,3 +11,10 @@ export {
 export { jaccardSimilarity } from './novelty.js';
 export { workflowToolDefinitions, NEW_ANSWER, VOTE } from './workflow-tools.js';
 export { noTools } from './tool-step.js';
+export {
+  replayStepRecord,
+  stepStanding,
+  type StepRecord,
+  type StepRequest,
+  type StepStanding,
+} from './step-action.js';

@@ -6,6 +6,7 @@ import { emptyUsage, type TokenUsage } from '../types/usage.js';
 import { sleep } from '../util/abort.js';
 import { backoffDelay, defaultBackoff, MAX_RETRY_AFTER_MS } from '../util/backoff.js';
 import { truncate } from '../util/text.js';
+import { fitRequest } from './context-window.js';
 import type { RunContext } from './run-context.js';
 
 export interface StepOutput {
@@ -20,7 +21,8 @@ const DEFAULT_MAX_RETRIES = 3;
 /**
  * One model call for one agent, streamed into text events, retried with backoff when the provider
  * error is retryable. Partial text of a failed attempt was already shown; the `agent.step.retrying`
- * event tells views to discard it.
+ * event tells views to discard it. The request is first fitted to the model's context window
+ * ({@link fitRequest}); one that cannot fit throws a `ContextOverflowError` and is never sent.
  */
 export async function runModelStep(
   ctx: RunContext,
@@ -33,10 +35,16 @@ export async function runModelStep(
   const agent = ctx.state.agent(agentIndex);
   const agentId = agent.spec.id;
   const maxRetries = agent.spec.maxRetries ?? DEFAULT_MAX_RETRIES;
+  // Fitted before the step starts: a request that cannot fit the context window is never sent.
+  const messages = fitRequest(ctx, agentIndex, request.messages, request.tools, step === 1);
   ctx.emit({ type: 'agent.step.started', agentId, phase, step });
   for (let attempt = 1; ; attempt++) {
     try {
-      const output = await streamOnce(ctx, agent.spec.backend, agentId, phase, { ...request, signal });
+      const output = await streamOnce(ctx, agent.spec.backend, agentId, phase, {
+        ...request,
+        messages,
+        signal,
+      });
       const costUsd = ctx.addUsage(agentId, output.usage);
       ctx.emit({
         type: 'agent.step.finished',
@@ -125,8 +133,9 @@ async function streamOnce(
           phase,
           callId: part.callId,
           toolName: part.toolName,
+          // Scrubbed before the cut: a secret cut in half would no longer be recognised.
           result: truncate(
-            typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? ''),
+            ctx.scrub(typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '')),
             2000,
           ),
           isError: part.isError,

@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall, ToolDefinition } from '../types/messages.js';
 import { emptyUsage } from '../types/usage.js';
+import { fitRequest } from './context-window.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -17,8 +18,10 @@ export async function oneOffCall(
   let text = '';
   let call: ToolCall | undefined;
   let usage = emptyUsage();
+  // Never sent when it cannot fit the context window: the callers treat that as a failed call.
+  const messages = fitRequest(ctx, agentIndex, request.messages, request.tools ?? [], false);
   for await (const part of agent.spec.backend.stream({
-    messages: request.messages,
+    messages,
     tools: request.tools ?? [],
     ...(wanted.size > 0 ? { toolChoice: 'required' as const } : {}),
     signal,

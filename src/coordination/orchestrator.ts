@@ -4,6 +4,7 @@ import type { ToolApprover } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { CoordinationRun } from './coordination-run.js';
+import type { StepRequest } from './step-action.js';
 import {
   defaultCoordinationSettings,
   systemClock,
@@ -40,6 +41,11 @@ export interface RunOptions {
   /** Earlier turns of a multi-turn session. */
   history?: readonly HistoryTurn[];
   runId?: string;
+  /**
+   * Step mode: instead of a whole coordination, the agent `step.agentId` (one of this orchestrator's
+   * agents) takes one action against the recorded answers and votes, and the run ends. See docs/step-mode.md.
+   */
+  step?: StepRequest;
 }
 
 let runCounter = 0;
@@ -99,6 +105,7 @@ export class Orchestrator {
         ...(this.workspaces ? { workspaces: this.workspaces } : {}),
         warnings: this.warnings,
         ...(this.scrubber ? { scrubber: this.scrubber } : {}),
+        ...(options.step ? { step: options.step } : {}),
       },
     );
     const done = run.execute();

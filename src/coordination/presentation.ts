@@ -121,7 +121,8 @@ export async function presentFinalAnswer(
     if (text === '') {
       return finish(stored, true, { code: 'model_behaviour_error', message: 'the presentation was empty' });
     }
-    return finish(text, false);
+    // The final answer goes to the user and, with max_orchestration_restarts, to the final check.
+    return finish(ctx.scrub(text), false);
   } catch (error) {
     if (isCancelled()) throw error;
     return finish(stored, true, errorInfo(error));

@@ -99,7 +99,10 @@ export interface AgentSpec {
   maxRetries?: number;
   /** Prices for cost accounting; omitted: cost counts as 0 (local models, unknown prices). */
   price?: ModelPrice;
-  /** The model's context window in tokens: requests are trimmed to fit. Omitted: unknown, never trimmed. */
+  /**
+   * The model's context window in tokens: requests are trimmed to fit, and one that cannot fit is not
+   * sent (docs/protocol.md, Context limits). Omitted: unknown, never trimmed.
+   */
   contextWindow?: number;
 }
 

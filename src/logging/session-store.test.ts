@@ -291,6 +291,24 @@ describe('listSessions / loadSession / latestSession', () => {
     await expect(loadSession(path.join(root, 'none'), 'x')).rejects.toThrow(/there are no sessions in/);
   });
 
+  it('an unknown id among many names only the 5 most recent, how many more there are, and the listing command', async () => {
+    const root = tempDir();
+    const ids: string[] = [];
+    for (let hour = 10; hour < 22; hour++) {
+      const id = `session_20261122_${hour}0000_abcd`;
+      ids.push(id);
+      await createSession(root, { ...meta, id, createdAt: new Date(`2026-11-22T${hour}:00:00.000Z`) });
+    }
+    const newest = ids.slice().reverse();
+
+    const error = (await loadSession(root, 'session_nope').catch((e: unknown) => e)) as SessionNotFoundError;
+    expect(error.message).toBe(
+      `unknown session "session_nope"; the 5 most recent: ${newest.slice(0, 5).join(', ')} (and 7 more)`,
+    );
+    expect(error.hint).toBe('massgen --list-sessions shows every session with its first question');
+    expect(error.knownIds).toEqual(newest);
+  });
+
   it('loading a corrupt session throws SessionCorruptError naming the file', async () => {
     const root = tempDir();
     const session = await createSession(root, meta);

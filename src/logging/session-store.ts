@@ -143,15 +143,22 @@ export interface SessionList {
   problems: SessionProblem[];
 }
 
+/** How many known ids an unknown-session error names (the most recent ones). */
+const SESSIONS_NAMED = 5;
+
 /** `--session-id` names a session that does not exist. Exit code 1. */
 export class SessionNotFoundError extends MassGenError {
+  /** Every session id there is, newest first (the message names only the most recent few). */
   readonly knownIds: readonly string[];
   constructor(id: string, root: string, knownIds: readonly string[]) {
+    const more = knownIds.length - SESSIONS_NAMED;
     super(
       'usage_error',
       knownIds.length === 0
         ? `unknown session "${id}": there are no sessions in ${root}`
-        : `unknown session "${id}"; known sessions: ${knownIds.join(', ')}`,
+        : more <= 0
+          ? `unknown session "${id}"; known sessions: ${knownIds.join(', ')}`
+          : `unknown session "${id}"; the ${SESSIONS_NAMED} most recent: ${knownIds.slice(0, SESSIONS_NAMED).join(', ')} (and ${more} more)`,
       { hint: 'massgen --list-sessions shows every session with its first question' },
     );
     this.name = 'SessionNotFoundError';

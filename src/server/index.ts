@@ -8,6 +8,7 @@
  *
  * const server = await startServeServer({ cwd: process.cwd(), env: process.env, config: 'team.yaml', port: 4000 });
  * console.log(server.url); // http://127.0.0.1:4000/v1
+ * console.log(server.apiKey); // generated: clients send it as `Authorization: Bearer …`
  * ```
  * @packageDocumentation
  */

@@ -1,6 +1,7 @@
 import type { RunState } from '../types/run-state.js';
 import type { TokenUsage } from '../types/usage.js';
 import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
+import { inertText } from '../util/terminal-text.js';
 
 /**
  * Small pure formatting helpers of the live view: numbers, durations, and text cut to a terminal width.
@@ -51,10 +52,13 @@ export function formatArguments(args: unknown, max = 80): string {
   return truncate(oneLine(json ?? ''), max);
 }
 
-/** Removes terminal control characters (escape sequences, carriage returns) from model output. */
+/**
+ * Terminal controls in model output shown escaped, never run (`inertText`: `\x1b[2J` → `␛[2J`). The
+ * live view's store already makes every event inert before it is reduced; this keeps text that reaches
+ * the layout another way (a direct `reduceView` caller) inert too. Idempotent.
+ */
 export function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001B\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
+  return inertText(text);
 }
 
 /** Wraps one paragraph (no newlines) at word boundaries; words longer than `width` are split. */

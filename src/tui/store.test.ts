@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AGENTS, eventBuilder, threeAgentRun } from './fixtures.test-support.js';
 import { LiveViewStore } from './store.js';
+import { renderFinalScreen } from './components/final-screen.js';
 
 describe('LiveViewStore', () => {
   it('reduces every event but publishes thousands of deltas in a few batched snapshots', async () => {
@@ -37,6 +38,48 @@ describe('LiveViewStore', () => {
     store.key({ input: 'c', ctrl: true });
     expect(onCancel).toHaveBeenCalledTimes(1);
     expect(store.getSnapshot().ui.cancelRequested).toBe(true);
+  });
+
+  it('makes every event inert before reducing it, and keeps the call id for the approval answer', () => {
+    const onApproval = vi.fn();
+    const store = new LiveViewStore({ onApproval });
+    const b = eventBuilder();
+    const nasty = '\x1b]0;PWNED\x07\x1b[2J\x1b[31mFAKE\x1b[0m\u009b2J a\rb \u202Eevil 中文 😀';
+    const shown = '␛]0;PWNED␇␛[2J␛[31mFAKE␛[0m\\u009B2J a␍b \\u202Eevil 中文 😀';
+    const callId = 'call\x1b1';
+    b.emit({ type: 'run.started', question: `Q ${nasty}`, agents: AGENTS.slice(0, 1), settings: {} });
+    b.emit({ type: 'agent.turn.started', agentId: 'gpt', turn: 1, visibleAnswers: [] });
+    b.emit({ type: 'agent.text.delta', agentId: 'gpt', phase: 'coordination', kind: 'text', text: nasty });
+    const call = { agentId: 'gpt', phase: 'coordination', callId, toolName: `t${nasty}` } as const;
+    b.emit({ type: 'tool.call.started', ...call, arguments: { q: nasty } });
+    b.emit({ type: 'tool.approval.requested', ...call, arguments: { q: nasty } });
+    for (const event of b.events) store.handle(event);
+    store.flush();
+    const { view } = store.getSnapshot();
+    expect(view.run.question).toBe(`Q ${shown}`);
+    expect(view.agents['gpt']?.text).toBe(shown);
+    expect(view.approvals[0]?.toolName).toBe(`t${shown}`);
+    expect(JSON.stringify(view, (key, value: unknown) => (key === 'callId' ? undefined : value))).not.toMatch(
+      /\\u001b|[\x80-\x9f\u202e]/,
+    );
+    store.key({ input: 'y' });
+    expect(onApproval).toHaveBeenCalledWith('gpt', callId, true);
+
+    b.emit({ type: 'tool.call.finished', ...call, result: nasty, isError: false, durationMs: 1 });
+    b.emit({ type: 'presentation.started', agentId: 'gpt', mode: 'present' });
+    b.emit({
+      type: 'presentation.finished',
+      agentId: 'gpt',
+      label: 'agent1.1',
+      content: nasty,
+      fallback: false,
+    });
+    for (const event of b.events.slice(-3)) store.handle(event);
+    const screen = renderFinalScreen(store.current().view, 200, 0);
+    expect(screen).toContain(shown);
+    for (const raw of ['\x1b]', '\x1b[2J', '\x1b[31mFAKE', '\u009b', '\u202e', 'a\rb']) {
+      expect(screen).not.toContain(raw);
+    }
   });
 
   it('closes with an empty snapshot and ignores later events', () => {

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../types/events.js';
+import { inertValue } from '../util/terminal-text.js';
 import {
   answerApproval,
   initialUiState,
@@ -35,6 +36,9 @@ export interface LiveViewStoreOptions {
 }
 
 type Listener = () => void;
+
+/** A tool call's id goes back to the run with an approval: it must match as it came. */
+const KEEP_AS_DATA: ReadonlySet<string> = new Set(['callId']);
 
 /**
  * Holds the live view's state between the event stream and React. Events are reduced as they arrive
@@ -73,10 +77,14 @@ export class LiveViewStore {
 
   readonly getSnapshot = (): LiveViewSnapshot => this.snapshot;
 
-  /** Reduces one event; the render follows within `flushMs`. */
+  /**
+   * Reduces one event; the render follows within `flushMs`. Every text in it (a model's answer, a tool
+   * result, an error) is made inert first, before any layout or styling: the live view and the final
+   * screen show escape sequences and other terminal controls escaped, never run them.
+   */
   handle(event: RunEvent): void {
     if (this.closed) return;
-    this.view = reduceView(this.view, event);
+    this.view = reduceView(this.view, inertValue(event, KEEP_AS_DATA));
     this.dirty = true;
     if (this.timer === null) {
       this.timer = setTimeout(() => {

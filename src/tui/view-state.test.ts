@@ -374,9 +374,7 @@ describe('reduceView: a full three-agent run', () => {
         1,
       );
     }
-    const started = performance.now();
     const state = replay(b.events);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(agentView(state, 'gpt').text.split(' ').length).toBeGreaterThan(1999);
     expect(agentView(state, 'gpt').transcript).toHaveLength(2);
   });

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'timeout'
   | 'cancelled'
   | 'budget_exceeded'
+  /** A request would not fit the model's context window even after trimming: it is not sent. */
+  | 'context_overflow'
   | 'run_failed';
 
 /** Base class of every error massgen raises on purpose. */
@@ -46,10 +48,22 @@ export class ProviderError extends MassGenError {
   /** Delay the provider asked for (`Retry-After`), in milliseconds. */
   readonly retryAfterMs: number | undefined;
   readonly provider: string;
+  /**
+   * True when the request never reached the provider (connection refused, host not found, network
+   * unreachable): a run whose every agent fails this way could not start, rather than failed.
+   */
+  readonly unreachable: boolean;
   constructor(
     provider: string,
     message: string,
-    options: { cause?: unknown; hint?: string; retryable: boolean; status?: number; retryAfterMs?: number },
+    options: {
+      cause?: unknown;
+      hint?: string;
+      retryable: boolean;
+      status?: number;
+      retryAfterMs?: number;
+      unreachable?: boolean;
+    },
   ) {
     super('provider_error', message, options);
     this.name = 'ProviderError';
@@ -57,6 +71,7 @@ export class ProviderError extends MassGenError {
     this.retryable = options.retryable;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.unreachable = options.unreachable ?? false;
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelPriceSchema, TokenUsageSchema } from './usage.js';
+import { qualityEventSchemas } from './quality-events.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -215,7 +216,7 @@ export const WorkflowRejectedSchema = z.object({
   ...agentBase,
   type: z.literal('workflow.rejected'),
   /** The workflow tool that was refused, or null when the model called none. */
-  toolName: z.enum(['new_answer', 'vote']).nullable(),
+  toolName: z.enum(['new_answer', 'vote', 'submit_checklist']).nullable(),
   reason: z.string(),
   retriesLeft: z.number().int().nonnegative(),
 });
@@ -246,6 +247,8 @@ export const VoteCastSchema = z.object({
   reason: z.string(),
   /** False when the voter's view was stale: it is sent the update instead. */
   counted: z.boolean(),
+  /** `coordination_mode: decomposition`: the subtask this vote approves (one vote per subtask). */
+  subtaskId: z.string().optional(),
 });
 
 export const UpdateInjectedSchema = z.object({
@@ -412,6 +415,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   PresentationStartedSchema,
   PresentationFinishedSchema,
   RunFinishedSchema,
+  ...qualityEventSchemas,
 ]);
 
 /** Every event a run emits. Discriminate on `type`. */

@@ -4,6 +4,8 @@ export * from './usage.js';
 export * from './backend.js';
 export * from './tool.js';
 export * from './events.js';
+export * from './quality-events.js';
+export * from './quality-state.js';
 export * from './run-state.js';
 export * from './run-result.js';
 export * from './workspace.js';

@@ -1,4 +1,5 @@
 import type { CoordinationEndReason, ErrorInfo, RunEvent, RunStatus } from './events.js';
+import { initialQualityState, reduceQualityState, type QualityState } from './quality-state.js';
 import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
 
 /**
@@ -90,6 +91,8 @@ export interface RunState {
   attempt: number;
   /** Agent ids of the island winners during a final round, else null. */
   finalists: string[] | null;
+  /** The checklist criteria and score matrix (`checklist_gated`), and the subtasks (`decomposition`). */
+  quality: QualityState;
 }
 
 export const initialRunState = (): RunState => ({
@@ -112,6 +115,7 @@ export const initialRunState = (): RunState => ({
   error: null,
   attempt: 1,
   finalists: null,
+  quality: initialQualityState(),
 });
 
 function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
@@ -138,7 +142,9 @@ export function currentTallies(state: RunState): Record<string, number> {
 }
 
 /** Applies one event. Pure: returns a new state, never mutates. */
-export function reduceRunState(state: RunState, event: RunEvent): RunState {
+export function reduceRunState(previous: RunState, event: RunEvent): RunState {
+  const quality = reduceQualityState(previous.quality, event);
+  const state = quality === previous.quality ? previous : { ...previous, quality };
   switch (event.type) {
     case 'run.started':
       return {

@@ -13,6 +13,19 @@ describe('editDistance', () => {
   it('counts a swap of adjacent characters as one edit', () => {
     expect(editDistance('modle', 'model')).toBe(1);
     expect(editDistance('ab', 'ba')).toBe(1);
+    expect(editDistance('mdoel', 'model')).toBe(1);
+    expect(editDistance('max_retires', 'max_retries')).toBe(1);
+  });
+
+  it('finds swaps from the front and from the back, also next to other edits', () => {
+    expect(editDistance('mdoel_nmae', 'model_name')).toBe(2);
+    expect(editDistance('tmeprature', 'temperature')).toBe(2);
+    expect(editDistance('model_nmae', 'model_name')).toBe(1);
+  });
+
+  it('charges a swap boxed in by edits on both sides as two edits (full alignment would say one)', () => {
+    // Where it differs from optimal string alignment (3); both are past the threshold for 7 letters.
+    expect(editDistance('amdoelb', 'model')).toBe(4);
   });
 });
 

@@ -11,11 +11,26 @@ export interface RateLimiterOptions {
 const WINDOW_MS = 60_000;
 
 /**
+ * What a rate-limited backend needs: a slot before each model call, given back when the call ends.
+ * {@link RateLimiter} is the in-process one; a queue worker uses one shared through Redis.
+ */
+export interface CallLimiter {
+  /** Waits for a slot; resolves with the function that gives it back. Rejects when `signal` aborts. */
+  acquire(signal?: AbortSignal): Promise<() => void>;
+}
+
+/** Makes the limiter for one model from the config's `rate_limits` entry (the two limits it names). */
+export type CallLimiterFactory = (
+  model: string,
+  limits: { requestsPerMinute?: number; concurrent?: number },
+) => CallLimiter;
+
+/**
  * Client-side limits shared by every caller of one model: at most `requestsPerMinute` starts in any
  * sliding minute and at most `concurrent` in flight. Waiters are served in arrival order; waiting is
  * abortable.
  */
-export class RateLimiter {
+export class RateLimiter implements CallLimiter {
   private readonly starts: number[] = [];
   private inFlight = 0;
   private tail: Promise<void> = Promise.resolve();

@@ -1,6 +1,173 @@
-/** Shortens text to `max` characters, marking the cut. */
+import stringWidth from 'string-width';
+
+/*
+ * Text laid out in a fixed-width font — the live view, the plain and interactive views, the
+ * coordination table — is measured in terminal columns, not UTF-16 code units: a CJK character or an
+ * emoji takes two columns, a combining mark none. And it is only ever cut between grapheme clusters
+ * (what a reader sees as one character: an emoji ZWJ family, a flag, a letter with its accents).
+ *
+ * Widths come from `string-width`, the measure Ink lays its boxes out with, so a line fitted here is
+ * never re-cut by Ink; cuts come from `Intl.Segmenter`. Text is plain text: escape sequences are
+ * neither interpreted nor rewritten (a view makes untrusted text inert first — util/terminal-text —
+ * and measures it after). `cli-truncate` and `wrap-ansi` are not used: they lay out *styled* text, so
+ * on plain text they rewrite escape sequences (`cli-truncate('\x1b[2Jabcdefgh', 4)` drops the
+ * sequence, an SGR one gets a made-up `\x1b[39m`), cli-truncate 5.2 ends a column too wide when a
+ * double-width character straddles the cut, and wrap-ansi 9 hard-wraps by code point, splitting flags
+ * and ZWJ sequences.
+ */
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Printable ASCII only: one column per code unit, no clusters. */
+const NARROW = /^[\x20-\x7E]*$/;
+
+/** Terminal columns `text` takes (plain text: an escape sequence counts as the characters it holds). */
+export function textWidth(text: string): number {
+  return NARROW.test(text) ? text.length : stringWidth(text, { countAnsiEscapeCodes: true });
+}
+
+/**
+ * Where the longest start of `text` that fits `columns` ends (a code-unit index between two grapheme
+ * clusters), or null when the whole text fits. Reads only as much of `text` as that takes.
+ */
+function fittingEnd(text: string, columns: number): number | null {
+  if (NARROW.test(text)) return text.length <= columns ? null : Math.max(0, columns);
+  let width = 0;
+  for (const { segment, index } of graphemes.segment(text)) {
+    width += textWidth(segment);
+    if (width > columns) return index;
+  }
+  return null;
+}
+
+/** The longest start of `text` that fits `columns`, cut between grapheme clusters. */
+export function fitStart(text: string, columns: number): string {
+  const end = fittingEnd(text, Math.max(0, Math.floor(columns)));
+  return end === null ? text : text.slice(0, end);
+}
+
+/**
+ * Shortens text to at most `max` columns, marking the cut with `…` (so at least one column), never
+ * inside a character.
+ */
 export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+  const columns = Math.floor(max);
+  if (fittingEnd(text, columns) === null) return text;
+  return `${fitStart(text, columns - 1)}…`;
+}
+
+/** `text` then spaces, to `width` columns (text already wider is left as it is). */
+export function padEndTo(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - textWidth(text)));
+}
+
+/** Spaces then `text`, to `width` columns (text already wider is left as it is). */
+export function padStartTo(text: string, width: number): string {
+  return ' '.repeat(Math.max(0, width - textWidth(text))) + text;
+}
+
+/** A table cell: `text` cut (with `…`) or padded to exactly `width` columns. */
+export function cell(text: string, width: number): string {
+  return padEndTo(truncate(text, width), width);
+}
+
+/**
+ * Splits a word into pieces between grapheme clusters: the first of at most `first` columns (what is
+ * left of the current line; it may be empty), the others of at most `width`. A character wider than
+ * a whole line (a CJK character in one column) gets a piece to itself.
+ */
+function splitWord(word: string, width: number, first: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  let used = 0;
+  let room = first;
+  for (const { segment } of graphemes.segment(word)) {
+    const w = textWidth(segment);
+    if (used + w > room && !(piece === '' && room === width)) {
+      pieces.push(piece);
+      piece = '';
+      used = 0;
+      room = width;
+    }
+    piece += segment;
+    used += w;
+  }
+  pieces.push(piece);
+  return pieces;
+}
+
+/**
+ * Wraps one paragraph (no newlines) to `width` columns at whitespace, like a terminal would: a word
+ * that fits a line but not the rest of this one moves to the next; a word wider than a line (a URL,
+ * a run of CJK text, which has no spaces) is split between characters, starting on this line. The
+ * paragraph's indentation (up to half the width) indents every line it wraps to; whitespace at the
+ * end of a line is dropped.
+ */
+function wrapParagraph(paragraph: string, width: number): string[] {
+  const text = paragraph.replace(/\t/g, '  ').trimEnd();
+  if (textWidth(text) <= width) return [text];
+  const indent = /^\s*/.exec(text)?.[0] ?? '';
+  const margin = textWidth(indent) <= width / 2 ? indent : '';
+  const room = width - textWidth(margin);
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  let space = '';
+  const flush = (): void => {
+    lines.push(margin + line);
+    line = '';
+    used = 0;
+  };
+  for (const token of text.slice(indent.length).split(/(\s+)/)) {
+    if (token === '') continue;
+    if (/^\s/.test(token)) {
+      space = token;
+      continue;
+    }
+    const w = textWidth(token);
+    const gap = line === '' ? 0 : textWidth(space);
+    if (used + gap + w <= room) {
+      line += (line === '' ? '' : space) + token;
+      used += gap + w;
+    } else if (w <= room) {
+      flush();
+      line = token;
+      used = w;
+    } else {
+      const [head = '', ...rest] = splitWord(token, room, line === '' ? room : Math.max(0, room - used - gap));
+      if (head !== '') line += (line === '' ? '' : space) + head;
+      for (const piece of rest) {
+        if (line !== '') flush();
+        line = piece;
+      }
+      used = textWidth(line);
+    }
+    space = '';
+  }
+  if (line !== '' || lines.length === 0) flush();
+  return lines;
+}
+
+/**
+ * Wraps text to `width` columns (at least 1): each line of the text wraps on its own, empty lines
+ * stay. Never cuts inside a character. See {@link wrapParagraph}.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, Math.floor(width));
+  return text.split(/\r?\n/).flatMap((p) => wrapParagraph(p, w));
+}
+
+/**
+ * `text` from the first grapheme-cluster boundary at or after code unit `start`: a tail of a long
+ * text that does not begin with half a character.
+ */
+export function tailFrom(text: string, start: number): string {
+  if (start <= 0) return text;
+  if (start >= text.length) return '';
+  const around = graphemes.segment(text).containing(start);
+  return around === undefined || around.index === start
+    ? text.slice(start)
+    : text.slice(around.index + around.segment.length);
 }
 
 /** Collapses whitespace into single spaces (for one-line previews). */

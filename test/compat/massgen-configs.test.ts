@@ -32,7 +32,7 @@ import { validateConfig, type ValidationReport } from '../../src/app/validate.js
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpus = path.resolve(root, '..', 'shared', 'massgen-configs');
 const present = existsSync(path.join(corpus, 'massgen', 'configs'));
-if (!present) console.warn(`skipped: MassGen's configs are not at ${corpus} (../shared is absent)`);
+const absent = present ? '' : ` (skipped: MassGen's configs are not at ${corpus}; ../shared is absent)`;
 
 const checkout = present ? mkdtempSync(path.join(tmpdir(), 'massgen-checkout-')) : '';
 afterAll(() => {
@@ -103,7 +103,7 @@ for (const name of [
 ])
   env[`${name}_API_KEY`] = 'dummy';
 
-describe.skipIf(!present)("MassGen's example configs", () => {
+describe.skipIf(!present)(`MassGen's example configs${absent}`, () => {
   const reports: { file: string; text: string; report: ValidationReport }[] = [];
   if (present) {
     cpSync(corpus, checkout, { recursive: true });
@@ -165,7 +165,7 @@ function textToolsView(view: FakeRequestView): FakeRequestView {
   return { ...view, toolNames: tools.map((t) => t[1] as string), votableIds: ids ?? [] };
 }
 
-describe.skipIf(!present)("MassGen's configs, run", () => {
+describe.skipIf(!present)(`MassGen's configs, run${absent}`, () => {
   /** Each agent's provider URL pointed at one local fake server that speaks every vendor's format. */
   function pointAt(config: Record<string, unknown>, origin: string): Record<string, unknown> {
     const agents = (config.agents ?? [config.agent]) as { backend: Record<string, unknown> }[];

@@ -14,13 +14,13 @@ import { REPO_ROOT } from './cli-harness.js';
 import { useTeamWithAgent } from './external-agents.test-support.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
-if (!hasPython) console.warn('skipped: python3 is not on PATH');
+const noPython = hasPython ? '' : ' (skipped: python3 is not on PATH)';
 const sandbox = sandboxSupport(process.env.PATH);
-if (!sandbox.ok) console.warn(`skipped (AG2 code execution in the sandbox): ${sandbox.reason}`);
+const noSandbox = sandbox.ok ? '' : ` (skipped: ${sandbox.reason})`;
 const DOUBLE = path.join(REPO_ROOT, 'test', 'fixtures', 'ag2-double');
 const EXPERTS = new Set(['coder-model', 'reviewer-model']);
 
-describe.skipIf(!hasPython)('AG2 agents (type: ag2)', () => {
+describe.skipIf(!hasPython)(`AG2 agents (type: ag2)${noPython}`, () => {
   const team = useTeamWithAgent();
   const { fake } = team;
   const llm = (model: string) => ({
@@ -106,7 +106,7 @@ describe.skipIf(!hasPython)('AG2 agents (type: ag2)', () => {
     ).rejects.toThrow(/agents\[0\]\.backend: ag2 is not installed .*pip install 'ag2\[openai\]'/);
   });
 
-  it.skipIf(!sandbox.ok)("AG2 code execution runs inside the agent's OS sandbox", async () => {
+  it.skipIf(!sandbox.ok)(`AG2 code execution runs inside the agent's OS sandbox${noSandbox}`, async () => {
     const code = [
       'import os, sys',
       "open('made-here.txt', 'w').write('ok')",

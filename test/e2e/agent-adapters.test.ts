@@ -10,7 +10,7 @@ import { REPO_ROOT } from './cli-harness.js';
 import { useTeamWithAgent } from './external-agents.test-support.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
-if (!hasPython) console.warn('skipped (the Python adapter): python3 is not on PATH');
+const noPython = hasPython ? '' : ' (skipped: python3 is not on PATH)';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'agents');
 
 describe('agent adapters by name', () => {
@@ -28,7 +28,7 @@ describe('agent adapters by name', () => {
     expect((globalThis as { echoAdapterClosed?: boolean }).echoAdapterClosed).toBe(true);
   });
 
-  it.skipIf(!hasPython)('a Python adapter (create(config, module)) takes part', async () => {
+  it.skipIf(!hasPython)(`a Python adapter (create(config, module)) takes part${noPython}`, async () => {
     const { result, events } = await run(
       { type: 'external', framework: 'loud' },
       { extra: { adapters: { loud: path.join(FIXTURES, 'py_adapter.py') } } },
@@ -59,16 +59,19 @@ describe('agent adapters by name', () => {
     );
   });
 
-  it.skipIf(!hasPython)('a Python module without the named attribute lists what it has', async () => {
-    await expect(
-      run({
-        type: 'external',
-        framework: 'python',
-        module: path.join(FIXTURES, 'py_agent.py'),
-        export: 'stepp',
-      }),
-    ).rejects.toThrow(/has no 'stepp' \(it has: Agent, create\)/);
-  });
+  it.skipIf(!hasPython)(
+    `a Python module without the named attribute lists what it has${noPython}`,
+    async () => {
+      await expect(
+        run({
+          type: 'external',
+          framework: 'python',
+          module: path.join(FIXTURES, 'py_agent.py'),
+          export: 'stepp',
+        }),
+      ).rejects.toThrow(/has no 'stepp' \(it has: Agent, create\)/);
+    },
+  );
 
   it('type: ag2 needs exactly one of agent_config and group_config', async () => {
     await expect(run({ type: 'ag2' })).rejects.toThrow(

@@ -24,7 +24,7 @@ import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import { makeWorkdir, persona } from './cli-harness.js';
 
 const sandbox = sandboxSupport(process.env.PATH);
-if (!sandbox.ok) console.warn(`skipped (Gemini CLI in massgen's sandbox): ${sandbox.reason}`);
+const noSandbox = sandbox.ok ? '' : ` (skipped: ${sandbox.reason})`;
 
 const fake = useDialectServer([
   openAIChatDialect,
@@ -181,7 +181,7 @@ describe('coding agents as team members', () => {
   });
 
   it.skipIf(!sandbox.ok)(
-    "Gemini CLI runs inside massgen's sandbox and reaches consensus with a chatcompletion agent",
+    `Gemini CLI runs inside massgen's sandbox and reaches consensus with a chatcompletion agent${noSandbox}`,
     async () => {
       const userGemini = path.join(os.homedir(), '.gemini');
       const hadUserGemini = existsSync(userGemini);

@@ -69,6 +69,9 @@ const HEAVY = [
   '@anthropic-ai/claude-agent-sdk',
   '@openai/codex-sdk',
   '@google/gemini-cli',
+  // The queue (massgen batch/serve --queue, massgen worker) only.
+  'bullmq',
+  'ioredis',
 ];
 
 describe('what start-up imports', () => {
@@ -92,5 +95,15 @@ describe('what start-up imports', () => {
     const unneeded =
       /\/dist\/(app\/(sessions|browse-files|chat-run|config-choices|setup-wizard\/wizard)\.js|cli\/interactive\/|server\/)/;
     expect(own.filter((url) => unneeded.test(url))).toEqual([]);
+  });
+
+  it('a batch without --queue loads neither bullmq nor ioredis nor the queue modules', () => {
+    const cwd = oneAgentWorkdir();
+    writeFileSync(path.join(cwd, 'q.jsonl'), '{"id": "q1", "question": "question"}\n');
+    const args = ['batch', '--config', 'team.yaml', '--input', 'q.jsonl', '--output', 'r.jsonl'];
+    const modules = modulesImported(args, cwd);
+    expect(modules.some((url) => url.endsWith('/dist/batch/run-batch.js'))).toBe(true);
+    expect(modules.filter((url) => /\/dist\/queue\//.test(url))).toEqual([]);
+    expect(packagesImported(args, cwd).filter((pkg) => HEAVY.includes(pkg))).toEqual([]);
   });
 });

@@ -82,7 +82,7 @@ describe.skipIf(!hasTiny)(
       const sha = createHash('sha256').update(bytes).digest('hex');
       const requests: string[] = [];
       const hub: Server = createServer((req, res) => {
-        requests.push(req.url ?? '');
+        requests.push(`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`);
         res.writeHead(200, { 'content-length': String(bytes.length), 'x-linked-etag': `"${sha}"` });
         res.end(bytes);
       });
@@ -108,8 +108,12 @@ describe.skipIf(!hasTiny)(
         });
         expect(first.code).toBe(0);
         expect(first.stderr).toMatch(/Downloaded stories260K\.gguf/);
-        expect(requests).toEqual(['/tiny/stories-GGUF/resolve/main/stories260K.gguf']);
+        // A probe (HEAD: size, sha256, reachability), then node-llama-cpp's download.
+        const file = '/tiny/stories-GGUF/resolve/main/stories260K.gguf';
+        expect(requests[0]).toBe(`HEAD ${file}`);
+        expect(new Set(requests.slice(1))).toEqual(new Set([`GET ${file}`]));
         expect(listFiles(modelDir)).toEqual(['tiny/stories-GGUF/stories260K.gguf']);
+        const downloadRequests = requests.length;
         // Second run: from the cache, no request.
         const second = await runCli(['--config', 'config.yaml', '--automation', 'q'], {
           cwd,
@@ -117,7 +121,7 @@ describe.skipIf(!hasTiny)(
           timeoutMs: 120_000,
         });
         expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
-        expect(requests).toHaveLength(1);
+        expect(requests).toHaveLength(downloadRequests);
       } finally {
         await new Promise((resolve) => hub.close(resolve));
       }

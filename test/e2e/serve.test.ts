@@ -1,13 +1,18 @@
 /**
  * `massgen serve` with the official `openai` client over real HTTP on loopback, agents on the fake
  * OpenAI-compatible server: streamed and plain completions, history, named configs, keys, the run
- * limit (429), a client that goes away (its run stops), and bodies no client should send.
+ * limit (429, decided before the body is read), a client that goes away (its run stops), bodies no
+ * client should send, requests no web page may make, and input that must not take it down.
  */
+import http from 'node:http';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIApp } from '../../src/server/openai/openai-app.js';
 import { startServeServer, type ServeServer } from '../../src/server/openai/serve-server.js';
+import { HostAllowList } from '../../src/server/web/guard.js';
+import { rawBytes, rawRequest } from '../../src/server/web/raw-http.test-support.js';
 import { ConfigError } from '../../src/types/errors.js';
+import { listen, type Listening } from '../../src/util/listen.js';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
 import {
   agentEntry,
@@ -24,8 +29,9 @@ import {
 } from './cli-harness.js';
 
 const fake = useFakeServer();
-const servers: ServeServer[] = [];
+const servers: (ServeServer | Listening)[] = [];
 interface Health {
+  status: string;
   runs: { running: number; waiting: number };
 }
 interface ErrorBody {
@@ -53,8 +59,13 @@ async function serve(options: { apiKey?: string; maxConcurrent?: number; maxQueu
   writeConfig(cwd, team(['alpha', 'beta']), 'team.yaml');
   const server = await startServeServer({ cwd, env: {}, config: 'team.yaml', port: 0, ...options });
   servers.push(server);
-  const client = new OpenAI({ baseURL: server.url, apiKey: options.apiKey ?? 'unused', maxRetries: 0 });
-  return { cwd, server, client };
+  const key = server.apiKey as string;
+  const client = new OpenAI({ baseURL: server.url, apiKey: key, maxRetries: 0 });
+  const health = async (): Promise<Health> =>
+    (await (
+      await fetch(server.url.replace(/\/v1$/, '/health'), { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as Health;
+  return { cwd, server, client, key, health };
 }
 
 describe('massgen serve with the openai client', () => {
@@ -150,10 +161,17 @@ describe('massgen serve with the openai client', () => {
     const { client, cwd } = await serve();
     writeConfig(cwd, team(['gamma', 'delta']), 'other.yaml');
 
-    const ids = (await client.models.list()).data.map((m) => m.id);
+    // The list is cached and refreshed in the background: a config added now shows up on a later call.
+    let ids: string[] = [];
+    await waitFor(async () => {
+      ids = (await client.models.list()).data.map((m) => m.id);
+      return ids.includes('massgen/other');
+    }, 10_000);
     expect(ids[0]).toBe('massgen');
-    expect(ids).toContain('massgen/other');
     expect(ids).toContain('massgen/basic/three_agents');
+    expect((await client.models.retrieve('massgen/basic/three_agents')).id).toBe(
+      'massgen/basic/three_agents',
+    );
 
     const completion = await client.chat.completions.create({
       model: 'massgen/other',
@@ -168,24 +186,44 @@ describe('massgen serve with the openai client', () => {
     expect((error as InstanceType<typeof OpenAI.NotFoundError>).code).toBe('model_not_found');
   });
 
-  it('with an API key, refuses a wrong one (401) and serves the right one', async () => {
+  it('with an API key, refuses a wrong one (401) and serves the right one; /health says only "ok" without it', async () => {
     fake.server.setHandler(counted);
     const { server } = await serve({ apiKey: 'sk-right' });
+    expect(server.apiKey).toBe('sk-right');
     const wrong = new OpenAI({ baseURL: server.url, apiKey: 'sk-wrong', maxRetries: 0 });
     const right = new OpenAI({ baseURL: server.url, apiKey: 'sk-right', maxRetries: 0 });
 
     await expect(wrong.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((await fetch(`${server.url}/models`)).status).toBe(401);
     const health = await fetch(server.url.replace(/\/v1$/, '/health'));
-    expect(health.status).toBe(401);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const detailed = await fetch(server.url.replace(/\/v1$/, '/health'), {
+      headers: { authorization: 'Bearer sk-right' },
+    });
+    expect(await detailed.json()).toMatchObject({ status: 'ok', runs: { running: 0, waiting: 0 } });
     expect((await right.models.list()).data[0]?.id).toBe('massgen');
+    // The scheme is case-insensitive (RFC 7235).
+    for (const scheme of ['bearer', 'BEARER', 'Bearer'])
+      expect(
+        (await fetch(`${server.url}/models`, { headers: { authorization: `${scheme} sk-right` } })).status,
+      ).toBe(200);
   });
 
-  it('refuses to listen beyond loopback without a key, and refuses an invalid config at start', async () => {
+  it('generates a key when none is given; --no-auth only on loopback; refuses an invalid config at start', async () => {
     const cwd = makeWorkdir();
     writeConfig(cwd, team(['alpha']), 'team.yaml');
+    const generated = await startServeServer({ cwd, env: {}, config: 'team.yaml', port: 0 });
+    servers.push(generated);
+    expect(generated.apiKey).toMatch(/^[\w-]{20,}$/);
+    expect((await fetch(`${generated.url}/models`)).status).toBe(401);
+    const open = await startServeServer({ cwd, env: {}, config: 'team.yaml', port: 0, auth: false });
+    servers.push(open);
+    expect(open.apiKey).toBeNull();
+    expect((await fetch(`${open.url}/models`)).status).toBe(200);
     await expect(
-      startServeServer({ cwd, env: {}, config: 'team.yaml', host: '0.0.0.0', port: 0 }),
-    ).rejects.toThrow(/needs an API key/);
+      startServeServer({ cwd, env: {}, config: 'team.yaml', host: '0.0.0.0', port: 0, auth: false }),
+    ).rejects.toThrow(/--no-auth is refused on 0\.0\.0\.0/);
     writeConfig(cwd, { agents: [{ id: 'x', backend: { type: 'chatcompletion', modle: 'm' } }] }, 'bad.yaml');
     await expect(startServeServer({ cwd, env: {}, config: 'bad.yaml', port: 0 })).rejects.toBeInstanceOf(
       ConfigError,
@@ -194,27 +232,34 @@ describe('massgen serve with the openai client', () => {
 
   it('queues up to --max-queue requests beyond --max-concurrent and answers 429 with Retry-After after that', async () => {
     fake.server.setHandler(() => ({ hang: true }));
-    const { server } = await serve({ maxConcurrent: 1, maxQueue: 1 });
+    const { server, key, health } = await serve({ maxConcurrent: 1, maxQueue: 1 });
     const body = JSON.stringify({ model: 'massgen', messages: [{ role: 'user', content: 'hi' }] });
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
     const post = (signal: AbortSignal) =>
-      fetch(`${server.url}/chat/completions`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body,
-        signal,
-      }).catch(() => null);
+      fetch(`${server.url}/chat/completions`, { method: 'POST', headers, body, signal }).catch(() => null);
     const held = new AbortController();
     void post(held.signal); // runs
     await waitFor(() => fake.server.requests.length > 0, 10_000);
     void post(held.signal); // waits
-    const health = server.url.replace(/\/v1$/, '/health');
-    await waitFor(async () => ((await (await fetch(health)).json()) as Health).runs.waiting === 1, 10_000);
+    await waitFor(async () => (await health()).runs.waiting === 1, 10_000);
 
-    const refused = await fetch(`${server.url}/chat/completions`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body,
+    // Admission comes first: the refusal arrives while the request's body is still being sent.
+    const early = await new Promise<{ status: number; bodyStillOpen: boolean }>((resolve, reject) => {
+      const request = http.request(
+        `${server.url}/chat/completions`,
+        { method: 'POST', headers: { ...headers, 'Content-Length': String(body.length + 10) } },
+        (response) => {
+          resolve({ status: response.statusCode ?? 0, bodyStillOpen: !request.writableEnded });
+          response.resume();
+          request.destroy();
+        },
+      );
+      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      request.write(body.slice(0, 10));
     });
+    expect(early).toEqual({ status: 429, bodyStillOpen: true });
+
+    const refused = await fetch(`${server.url}/chat/completions`, { method: 'POST', headers, body });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(((await refused.json()) as ErrorBody).error).toMatchObject({
@@ -224,7 +269,7 @@ describe('massgen serve with the openai client', () => {
 
     held.abort();
     await waitFor(async () => {
-      const runs = ((await (await fetch(health)).json()) as Health).runs;
+      const { runs } = await health();
       return runs.running === 0 && runs.waiting === 0;
     }, 10_000);
   });
@@ -239,7 +284,7 @@ describe('massgen serve with the openai client', () => {
         { name: 'new_answer', arguments: { content: `Draft ${i}: ${'a longer answer '.repeat(i)}` } },
       ],
     }));
-    const { client, server } = await serve();
+    const { client, health } = await serve();
     const controller = new AbortController();
     const stream = await client.chat.completions.create(
       { model: 'massgen', messages: [{ role: 'user', content: 'What is 6 times 7?' }], stream: true },
@@ -254,8 +299,7 @@ describe('massgen serve with the openai client', () => {
     controller.abort();
     await reading;
 
-    const health = server.url.replace(/\/v1$/, '/health');
-    await waitFor(async () => ((await (await fetch(health)).json()) as Health).runs.running === 0, 10_000);
+    await waitFor(async () => (await health()).runs.running === 0, 10_000);
     const seen = fake.server.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(fake.server.requests.length).toBe(seen);
@@ -316,7 +360,8 @@ describe('bodies no client should send (in-process handler)', () => {
   });
 
   it('refuses a body that is not sent as JSON, a body over 8 MiB, a cross-origin page, an unknown route', async () => {
-    expect((await post('{}', { 'Content-Type': 'text/plain' })).status).toBe(400);
+    expect((await post('{}', { 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await post('{}', { 'Content-Type': 'text/plain; x=application/json' })).status).toBe(415);
     expect((await post(`{"x":"${'a'.repeat(9 * 1024 * 1024)}"}`)).status).toBe(413);
     const crossSite = await app.fetch(
       new Request('http://127.0.0.1:4000/v1/models', {
@@ -324,7 +369,13 @@ describe('bodies no client should send (in-process handler)', () => {
       }),
     );
     expect(crossSite.status).toBe(403);
-    const unknown = await app.fetch(new Request('http://127.0.0.1/v1/embeddings', { method: 'POST' }));
+    const unknown = await app.fetch(
+      new Request('http://127.0.0.1/v1/embeddings', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      }),
+    );
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as ErrorBody).error.code).toBe('not_found');
   });
@@ -349,7 +400,7 @@ describe('bodies no client should send (in-process handler)', () => {
 });
 
 describe('the massgen serve command', () => {
-  it('serves until Ctrl-C; streams to the openai client; needs --config; refuses 0.0.0.0 without a key', async () => {
+  it('serves until Ctrl-C with the key it prints; streams to the openai client; needs --config; --no-auth only on loopback', async () => {
     fake.server.setHandler(counted);
     const cwd = makeWorkdir();
     writeConfig(cwd, team(['alpha', 'beta']), 'team.yaml');
@@ -358,8 +409,14 @@ describe('the massgen serve command', () => {
       cwd,
       timeoutMs: 30_000,
     });
-    await waitFor(() => cli.stdout.includes('massgen serve: http://127.0.0.1:'), 10_000);
-    const client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'x', maxRetries: 0 });
+    await waitFor(() => /API key: \S+/.test(cli.stdout), 10_000);
+    expect(cli.stdout).toContain(`massgen serve: http://127.0.0.1:${port}/v1`);
+    const key = /API key: (\S+) \(generated; send it as "Authorization: Bearer KEY"/.exec(
+      cli.stdout,
+    )?.[1] as string;
+    const stranger = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'x', maxRetries: 0 });
+    await expect(stranger.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: key, maxRetries: 0 });
     let content = '';
     const stream = await client.chat.completions.create({
       model: 'massgen',
@@ -377,9 +434,12 @@ describe('the massgen serve command', () => {
     const noConfig = await runCli(['serve'], { cwd });
     expect(noConfig.code).toBe(1);
     expect(noConfig.stderr).toMatch(/massgen serve needs --config FILE/);
-    const open = await runCli(['serve', '--config', 'team.yaml', '--host', '0.0.0.0'], { cwd });
+    const open = await runCli(['serve', '--config', 'team.yaml', '--host', '0.0.0.0', '--no-auth'], { cwd });
     expect(open.code).toBe(1);
-    expect(open.stderr).toMatch(/needs an API key[\s\S]*hint: pass --api-key KEY/);
+    expect(open.stderr).toMatch(/--no-auth is refused on 0\.0\.0\.0.*\nhint: drop --no-auth/);
+    const badHost = await runCli(['serve', '--config', 'team.yaml', '--allowed-host', 'a/b'], { cwd });
+    expect(badHost.code).toBe(1);
+    expect(badHost.stderr).toMatch(/--allowed-host "a\/b" is not a host name\nhint: /);
     writeConfig(cwd, { agents: [{ id: 'x', backend: { type: 'chatcompletion', modle: 'm' } }] }, 'bad.yaml');
     const badConfig = await runCli(['serve', '--config', 'bad.yaml'], { cwd });
     expect(badConfig.code).toBe(1);
@@ -389,5 +449,197 @@ describe('the massgen serve command', () => {
     const badFlag = await runCli(['serve', '--config', 'team.yaml', '--max-concurent', '2'], { cwd });
     expect(badFlag.code).toBe(1);
     expect(badFlag.stderr).toMatch(/unknown option '--max-concurent'.*--max-concurrent/);
+  });
+});
+
+describe('no web page can use massgen serve, and no input takes it down', () => {
+  it('refuses other Hosts (DNS rebinding), foreign and opaque Origins, cross-site fetches, preflights and non-JSON bodies', async () => {
+    fake.server.setHandler(counted);
+    const { server, key, health } = await serve();
+    const host = `127.0.0.1:${server.port}`;
+    const body = JSON.stringify({ model: 'massgen', messages: [{ role: 'user', content: 'pwned?' }] });
+    const send = (headers: Record<string, string>, method = 'POST', path = '/v1/chat/completions') =>
+      rawRequest(server.port, {
+        method,
+        path,
+        headers: { host, authorization: `Bearer ${key}`, ...headers },
+        ...(method === 'POST' ? { body } : {}),
+      });
+    const json = { 'content-type': 'application/json' };
+    const cases: [string, Record<string, string>, string, number, RegExp][] = [
+      [
+        'a rebound DNS name',
+        { ...json, host: `attacker.example:${server.port}` },
+        'POST',
+        403,
+        /the Host "attacker\.example:\d+" is not an address massgen serve answers to: .*--allowed-host attacker\.example/,
+      ],
+      ['a rebound name reading models', { host: `attacker.example:${server.port}` }, 'GET', 403, /Host/],
+      ['Origin: null (a sandboxed frame)', { ...json, origin: 'null' }, 'POST', 403, /Origin: null/],
+      ['Origin: garbage', { ...json, origin: 'garbage' }, 'POST', 403, /another origin \("garbage"\)/],
+      [
+        'a page on evil.example',
+        { 'content-type': 'text/plain', origin: 'http://evil.example' },
+        'POST',
+        403,
+        /another origin/,
+      ],
+      [
+        'another loopback port',
+        { ...json, origin: `http://127.0.0.1:${server.port + 1}`, 'sec-fetch-site': 'same-site' },
+        'POST',
+        403,
+        /another origin/,
+      ],
+      ['a no-cors read', { 'sec-fetch-site': 'cross-site' }, 'GET', 403, /Sec-Fetch-Site: cross-site/],
+      [
+        'a smuggled media type',
+        { 'content-type': 'text/plain; x=application/json' },
+        'POST',
+        415,
+        /"Content-Type: text\/plain; x=application\/json" is refused: send JSON/,
+      ],
+      ['a form', { 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 415, /Content-Type/],
+      [
+        'a CORS preflight',
+        {
+          origin: 'http://evil.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+        'OPTIONS',
+        403,
+        /another origin/,
+      ],
+    ];
+    for (const [name, headers, method, status, message] of cases) {
+      const response = await send(headers, method, method === 'GET' ? '/v1/models' : '/v1/chat/completions');
+      expect(response.status, name).toBe(status);
+      expect(response.headers['access-control-allow-origin'], name).toBeUndefined();
+      const error = (JSON.parse(response.body) as ErrorBody).error;
+      expect(error.message, name).toMatch(message);
+      expect(error.message.includes('\n'), name).toBe(false);
+      expect(response.body, name).not.toContain('massgen/basic');
+    }
+    // Nothing ran; a program (no Origin, JSON, the key) is served.
+    expect(fake.server.requests).toHaveLength(0);
+    expect((await health()).runs).toEqual({ running: 0, waiting: 0 });
+    const ok = await send(
+      { 'content-type': 'application/json; charset=utf-8', 'sec-fetch-site': 'none' },
+      'GET',
+      '/v1/models',
+    );
+    expect(ok.status).toBe(200);
+  });
+
+  it('answers bad percent-encoding, bad Hosts and Origins, bad JSON and huge bodies with 4xx and keeps serving', async () => {
+    const { server, key, health } = await serve();
+    const host = `127.0.0.1:${server.port}`;
+    const auth = { host, authorization: `Bearer ${key}` };
+    for (const path of [
+      '/v1/models/%E0%A4%A',
+      '/v1/models/%',
+      '/v1/models/massgen%2F%FF',
+      '/%E0%A4%A',
+      '/v1/%',
+      '/health%00',
+      '/v1/models/..%2F..%2Fetc%2Fpasswd',
+    ]) {
+      const response = await rawRequest(server.port, { path, headers: auth });
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+      expect((JSON.parse(response.body) as ErrorBody).error.type, path).toBe('invalid_request_error');
+    }
+    expect(
+      (
+        JSON.parse(
+          (await rawRequest(server.port, { path: '/v1/models/%E0%A4%A', headers: auth })).body,
+        ) as ErrorBody
+      ).error.message,
+    ).toBe('the model id "%E0%A4%A" is not valid percent-encoding: encode it with encodeURIComponent');
+    for (const body of [
+      '',
+      '{',
+      'null',
+      '['.repeat(50_000),
+      '\u0000',
+      `{"model":"massgen","messages":[{"role":"user","content":"${'x'.repeat(9 * 1024 * 1024)}"}]}`,
+    ]) {
+      const response = await rawRequest(server.port, {
+        method: 'POST',
+        path: '/v1/chat/completions',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status, body.slice(0, 20)).toBeGreaterThanOrEqual(400);
+      expect(response.status, body.slice(0, 20)).toBeLessThan(500);
+    }
+    for (const lines of [
+      '',
+      'Host: \r\n',
+      'Host: a b\r\n',
+      'Host: [::1\r\n',
+      'Host: \xff\r\n',
+      `Host: ${host}\r\nOrigin: null\r\n`,
+      `Host: ${host}\r\nOrigin: http://[\r\n`,
+      `Host: ${host}\r\nOrigin: ${'o'.repeat(60_000)}\r\n`,
+      `Host: ${host}\r\nAuthorization: Bearer\r\n`,
+      `Host: ${host}\r\nAuthorization: \xff\r\n`,
+    ]) {
+      const status = await rawBytes(
+        server.port,
+        `GET /v1/models HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`,
+      );
+      expect(status, lines.slice(0, 30)).toBeGreaterThanOrEqual(400);
+      expect(status, lines.slice(0, 30)).toBeLessThan(500);
+    }
+    expect((await health()).status).toBe('ok');
+  });
+});
+
+describe('admission and the models list', () => {
+  it('20 parallel /v1/models while /health is polled: answered from the list made before listening, no listing per request', async () => {
+    const cwd = makeWorkdir();
+    writeConfig(cwd, team(['alpha']), 'team.yaml');
+    const events: string[] = [];
+    const hosts = new HostAllowList('127.0.0.1');
+    const app = createOpenAIApp(
+      { cwd, env: {}, config: 'team.yaml', apiKey: 'k' },
+      { hosts, onModelsListed: () => events.push('listed') },
+    );
+    await app.ready();
+    expect(events).toEqual(['listed']);
+    const listening = await listen(app.fetch, '127.0.0.1', 0);
+    servers.push(listening);
+    hosts.port = listening.port;
+    const base = `http://127.0.0.1:${listening.port}`;
+    const headers = { authorization: 'Bearer k' };
+
+    let burstOver = false;
+    const burst = Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const response = await fetch(`${base}/v1/models`, { headers });
+        events.push('models');
+        return ((await response.json()) as { data: { id: string }[] }).data.map((m) => m.id);
+      }),
+    ).finally(() => {
+      burstOver = true;
+    });
+    const polls: unknown[] = [];
+    do {
+      polls.push(await (await fetch(`${base}/health`)).json());
+      events.push('health');
+    } while (!burstOver);
+    const lists = await burst;
+
+    expect(new Set(lists.map((ids) => ids.join())).size).toBe(1);
+    expect(lists[0]?.[0]).toBe('massgen');
+    expect(lists[0]).toContain('massgen/basic/three_agents');
+    expect(polls.length).toBeGreaterThan(0);
+    for (const poll of polls) expect(poll).toEqual({ status: 'ok' });
+    // Every request was answered from the list: none of the 20 listed the configs again.
+    expect(events.filter((e) => e === 'models')).toHaveLength(20);
+    expect(events.filter((e) => e === 'listed').length).toBeLessThanOrEqual(2);
+    expect(events[0]).toBe('listed');
   });
 });

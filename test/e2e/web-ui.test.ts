@@ -4,6 +4,8 @@
  * accessible names. Screenshots of each state go to test/artifacts/ (git-ignored).
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -249,7 +251,8 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
       await page.getByRole('button', { name: 'Run' }).click();
       const problems = page.getByRole('region', { name: 'Config problems' });
       await problems.waitFor();
-      const problem = /^.*unknown key "temperatur".*$/m.exec(validate.stdout)?.[0] as string;
+      // --validate names the file once and leads each problem with its line:column; the page says the same.
+      const problem = /^ {2}(\d+:\d+: unknown key "temperatur".*)$/m.exec(validate.stdout)?.[1] as string;
       expect(problem).toBeTruthy();
       expect(await problems.textContent()).toContain(problem);
       await shot(page, 'web-config-error');
@@ -311,6 +314,228 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
       await shot(page, 'web-cancelled');
     } finally {
       await page.context().close();
+      await stopWeb(cli);
+    }
+  });
+});
+
+/**
+ * The page an attacker serves: it tries to start a run, cancel one and read one on `massgen --web`,
+ * and to start a run and read the models on `massgen serve`, with every trick a page has — fetch with
+ * `no-cors` (no preflight, simple content type), a CORS fetch, a form POST into a frame, a WebSocket.
+ * Each attempt waits for its answer (a fetch settles, a frame loads, a socket closes), so when the page
+ * reports, both servers have handled everything it sent. In `?framed` it is the same page in a
+ * sandboxed frame (its Origin is `null`) reporting to its parent.
+ */
+function attackPage(web: number, serve: number, runId: string): string {
+  return `<!doctype html><meta charset="utf-8"><body><script>
+const WEB = 'http://127.0.0.1:${web}', SERVE = 'http://127.0.0.1:${serve}', RUN = '${runId}';
+const framed = location.search.includes('framed');
+const outcome = (p) => p.then((r) => (r.type === 'opaque' ? 'opaque' : 'read ' + r.status), (e) => 'blocked: ' + e.name);
+const readBody = (p) => p.then((r) => r.text().then((t) => 'read ' + r.status + ' ' + t.slice(0, 200)), (e) => 'blocked: ' + e.name);
+function formPost(url, fields) {
+  return new Promise((resolve) => {
+    const name = 'sink' + Math.random().toString(36).slice(2);
+    const frame = document.createElement('iframe');
+    frame.name = name;
+    frame.onload = () => resolve('posted');
+    document.body.append(frame);
+    const form = document.createElement('form');
+    form.method = 'POST';
+    form.action = url;
+    form.target = name;
+    form.enctype = 'text/plain';
+    for (const [key, value] of Object.entries(fields)) {
+      const input = document.createElement('input');
+      input.name = key;
+      input.value = value;
+      form.append(input);
+    }
+    document.body.append(form);
+    form.submit();
+  });
+}
+function socket(url) {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    let opened = false, messages = 0;
+    ws.onopen = () => (opened = true);
+    ws.onmessage = () => {
+      messages++;
+      ws.close();
+    };
+    ws.onclose = () => resolve({ opened, messages });
+  });
+}
+async function attack() {
+  const start = JSON.stringify({ question: 'pwned', config: 'team.yaml' });
+  const chat = JSON.stringify({ model: 'massgen', messages: [{ role: 'user', content: 'pwned' }] });
+  const r = {};
+  r.startNoCors = await outcome(fetch(WEB + '/api/runs', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'Content-Type': 'text/plain' }, body: start }));
+  r.startCors = await outcome(fetch(WEB + '/api/runs', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: start }));
+  r.cancelNoCors = await outcome(fetch(WEB + '/api/runs/' + RUN + '/cancel', { method: 'POST', mode: 'no-cors', credentials: 'include', body: '{}' }));
+  r.startForm = await formPost(WEB + '/api/runs', { '{"question":"pwned","config":"team.yaml","x":"': '"}' });
+  r.cancelForm = await formPost(WEB + '/api/runs/' + RUN + '/cancel', { '{"x":"': '"}' });
+  r.readCors = await readBody(fetch(WEB + '/api/runs/' + RUN, { credentials: 'include' }));
+  r.readNoCors = await outcome(fetch(WEB + '/api/runs/' + RUN, { mode: 'no-cors', credentials: 'include' }));
+  r.readSocket = await socket('ws://127.0.0.1:${web}/ws?run=' + RUN + '&after=-1');
+  r.serveNoCors = await outcome(fetch(SERVE + '/v1/chat/completions', { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: chat }));
+  r.serveCors = await outcome(fetch(SERVE + '/v1/chat/completions', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer guess' }, body: chat }));
+  r.serveForm = await formPost(SERVE + '/v1/chat/completions', { '{"model":"massgen","messages":[{"role":"user","content":"pwned"}],"x":"': '"}' });
+  r.serveRead = await readBody(fetch(SERVE + '/v1/models'));
+  return r;
+}
+attack().then((r) => {
+  if (framed) return parent.postMessage(r, '*');
+  const frame = document.createElement('iframe');
+  frame.sandbox = 'allow-scripts allow-forms';
+  frame.src = location.pathname + '?framed';
+  window.addEventListener('message', (event) => (window.results = { top: r, framed: event.data }));
+  document.body.append(frame);
+});
+</script>`;
+}
+
+describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massgen serve', () => {
+  it('opened from a link on another page: the token leaves the address bar and the page works on its cookie', async () => {
+    const cwd = makeWorkdir();
+    writeConfig(cwd, { agents: [agentEntry('a', fake.server.url)] }, 'team.yaml');
+    const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml']);
+    const links = http.createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(`<!doctype html><a href="${url}">open massgen</a>`);
+    });
+    await new Promise<void>((resolve) => links.listen(0, '127.0.0.1', resolve));
+    const page = await newPage();
+    try {
+      await page.goto(`http://127.0.0.1:${(links.address() as AddressInfo).port}/`);
+      await page.getByRole('link', { name: 'open massgen' }).click();
+      // Not a redirect here (the Strict cookie might not follow one): the page drops the token itself.
+      await page.waitForURL(`${new URL(url).origin}/`);
+      await expect.poll(() => page.getByLabel('Config').inputValue()).toBe('team.yaml');
+    } finally {
+      links.close();
+      await page.context().close();
+      await stopWeb(cli);
+    }
+  });
+
+  it(
+    'from another loopback port and from a sandboxed frame (Origin: null), with the user’s cookie: no run started, none cancelled, nothing read',
+    { timeout: 90_000 },
+    async () => {
+      fake.server.setHandler(() => ({ hang: true }));
+      const cwd = makeWorkdir();
+      writeConfig(
+        cwd,
+        { agents: ['a', 'b'].map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })) },
+        'team.yaml',
+      );
+      const { cli: web, url } = await startWeb(cwd, ['--config', 'team.yaml']);
+      const serve = startCli(['serve', '--config', 'team.yaml', '--port', '0'], { cwd, timeoutMs: 60_000 });
+      const attacker = http.createServer((request, response) => {
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        response.end(attackPage(webPort, servePort, runId));
+      });
+      let webPort = 0;
+      let servePort = 0;
+      let runId = '';
+      const page = await newPage();
+      try {
+        await waitFor(() => /API key: \S+/.test(serve.stdout), 15_000, 'the serve address and key');
+        const serveUrl = /massgen serve: (\S+)/.exec(serve.stdout)?.[1] as string;
+        const serveKey = /API key: (\S+)/.exec(serve.stdout)?.[1] as string;
+        servePort = Number(new URL(serveUrl).port);
+        const token = new URL(url).searchParams.get('token') as string;
+        const webBase = new URL(url).origin;
+        webPort = Number(new URL(url).port);
+        const asUser = { authorization: `Bearer ${token}` };
+
+        // The user's run, waiting on its models.
+        const started = await fetch(`${webBase}/api/runs`, {
+          method: 'POST',
+          headers: { ...asUser, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ question: 'The real question', config: 'team.yaml' }),
+        });
+        expect(started.status).toBe(201);
+        runId = ((await started.json()) as { id: string }).id;
+        await waitFor(() => fake.server.requests.length === 2, 15_000, 'both agents calling their model');
+
+        // The user has the web UI open: the browser holds its cookie, which cookies' rules also attach to
+        // requests from any other port of 127.0.0.1.
+        await page.goto(url);
+        await page.getByLabel('Question').first().waitFor();
+        expect(page.url()).toBe(`${webBase}/`);
+        const cookies = await page.context().cookies(webBase);
+        expect(cookies).toEqual([
+          expect.objectContaining({ name: `massgen_token_${webPort}`, httpOnly: true, sameSite: 'Strict' }),
+        ]);
+
+        await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+        const evil = await page.context().newPage();
+        await evil.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/attack.html`);
+        const results = (await (
+          await evil.waitForFunction(() => (globalThis as { results?: unknown }).results, undefined, {
+            timeout: 30_000,
+          })
+        ).jsonValue()) as Record<'top' | 'framed', Record<string, unknown>>;
+
+        // State: still the one run, not cancelled; no model call beyond its two; serve ran nothing.
+        const runs = (await (await fetch(`${webBase}/api/runs`, { headers: asUser })).json()) as {
+          live: { id: string; question: string; done: boolean }[];
+        };
+        expect(runs.live).toEqual([
+          expect.objectContaining({ id: runId, question: 'The real question', done: false }),
+        ]);
+        expect(fake.server.requests).toHaveLength(2);
+        const health = await fetch(serveUrl.replace(/\/v1$/, '/health'), {
+          headers: { authorization: `Bearer ${serveKey}` },
+        });
+        expect(((await health.json()) as { runs: unknown }).runs).toEqual({ running: 0, waiting: 0 });
+        expect(serve.stderr).not.toMatch(/^run /m);
+
+        for (const where of ['top', 'framed'] as const) {
+          const r = results[where] as Record<string, unknown>;
+          // Reads: nothing came back, not over fetch (CORS, no-cors) nor the socket.
+          expect(r['readCors'], where).toMatch(/^blocked/);
+          expect(r['readNoCors'], where).toMatch(/^(opaque|blocked)/);
+          expect(r['readSocket'], where).toEqual({ opened: false, messages: 0 });
+          expect(r['serveRead'], where).toMatch(/^blocked/);
+          expect(r['serveCors'], where).toMatch(/^blocked/);
+          expect(r['startCors'], where).toMatch(/^blocked/);
+        }
+        // The user's own page still works: it cancels the run.
+        await page.goto(`${webBase}/runs/${runId}`);
+        await page.getByRole('button', { name: 'Cancel run' }).click();
+        await page.getByText('cancelled', { exact: true }).first().waitFor();
+      } finally {
+        attacker.close();
+        await page.context().close();
+        serve.child.kill('SIGINT');
+        await serve.result;
+        await stopWeb(web);
+      }
+    },
+  );
+});
+
+describe('massgen --web flags', () => {
+  it('--no-auth serves without a token on loopback with a warning, and is refused beyond it', async () => {
+    const cwd = makeWorkdir();
+    const refused = await runCli(['--web', '--port', '0', '--host', '0.0.0.0', '--no-auth'], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'massgen: error: cannot start the web UI: --no-auth is refused on 0.0.0.0: anyone who can reach it could run your agents\nhint: drop --no-auth (a token is generated), or listen on 127.0.0.1\n',
+    );
+    const { cli, url } = await startWeb(cwd, ['--no-auth', '--allowed-host', 'massgen.test']);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      await waitFor(() => cli.stderr.includes('--no-auth'), 5_000, 'the warning');
+      expect(cli.stderr).toMatch(
+        /^massgen: warning: --no-auth: every program and user on this machine can start runs/,
+      );
+      expect((await fetch(new URL('/api/configs', url))).status).toBe(200);
+    } finally {
       await stopWeb(cli);
     }
   });

@@ -217,7 +217,13 @@ describe('code execution through the CLI', () => {
     `runs commands in the OS sandbox of the workspace with a scrubbed environment${sandbox.ok ? '' : ` — skipped: ${sandbox.reason}`}`,
     async () => {
       const cwd = makeWorkdir();
-      const commands = ['echo built > out.txt && cat out.txt', 'env', 'cd /; touch escaped.txt', 'sleep 30'];
+      // Generous limits for the commands that finish; the one that never does is the timeout's case.
+      const commands: [string, number][] = [
+        ['echo built > out.txt && cat out.txt', 60],
+        ['env', 60],
+        ['cd /; touch escaped.txt', 60],
+        ['sleep 1000', 1],
+      ];
       const counter = new Map<string, number>();
       fake.server.setHandler((body) => {
         const id = agentOf(body) ?? '?';
@@ -228,9 +234,13 @@ describe('code execution through the CLI', () => {
         if (id === 'b') return { toolCalls: [{ name: 'list_directory', arguments: {} }] };
         const n = counter.get(id) ?? 0;
         counter.set(id, n + 1);
-        const command = commands[n];
-        return command
-          ? { toolCalls: [{ name: 'execute_command', arguments: { command, timeout_seconds: 1 } }] }
+        const next = commands[n];
+        return next
+          ? {
+              toolCalls: [
+                { name: 'execute_command', arguments: { command: next[0], timeout_seconds: next[1] } },
+              ],
+            }
           : { toolCalls: [{ name: 'new_answer', arguments: { content: 'built out.txt' } }] };
       });
       writeConfig(cwd, {
@@ -245,7 +255,7 @@ describe('code execution through the CLI', () => {
       const result = await runCli(['--config', 'config.yaml', '--no-display', 'Build'], {
         cwd,
         env: { MASSGEN_DEMO_API_KEY: 'sk-should-never-leak' },
-        timeoutMs: 60_000,
+        timeoutMs: 90_000,
       });
       expect(result.code).toBe(0);
       const calls = finishedCalls(readEvents(onlyLogDir(cwd)), 'a').filter(
@@ -267,6 +277,7 @@ describe('code execution through the CLI', () => {
       expect(toolNames(bRequest?.body ?? {})).not.toContain('execute_command');
       expect(toolNames(bRequest?.body ?? {})).toContain('read_file');
     },
+    120_000,
   );
 });
 

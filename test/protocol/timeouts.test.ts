@@ -104,7 +104,6 @@ describe('cancellation', () => {
         },
       },
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(finished).toMatchObject({ status: 'cancelled', exitCode: 130 });
     expect(recorder.ofType('agent.turn.finished').map((t) => t.outcome)).toEqual(['aborted', 'aborted']);
     expect(backends['a']?.requests).toHaveLength(1);

@@ -305,10 +305,10 @@ describe('execute_command contains what runs', () => {
     expect(result.content.trimEnd().endsWith(ws)).toBe(true);
   });
 
-  it('kills a command that never ends, promptly, with its whole process group', async () => {
-    const started = Date.now();
+  // No elapsed-time bounds below: a command that is not stopped runs for 1000 s, so the outcome (and the
+  // test's own timeout) tells, and a loaded machine stays green.
+  it('kills a command that never ends, with its whole process group', async () => {
     const result = await run('sleep 1000.4242', { timeout_seconds: 1 });
-    expect(Date.now() - started).toBeLessThan(3_500);
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^killed after 1s timeout\n/);
     expect(living('1000.4242')).toEqual([]);
@@ -320,10 +320,8 @@ describe('execute_command contains what runs', () => {
   });
 
   it('stops background processes when the command ends, even ones that left the process group', async () => {
-    const started = Date.now();
     const result = await run('sleep 1000.5151 & (sleep 1000.5252 &) ; echo started');
     expect(result).toEqual({ content: 'exit code 0 (local)\nstarted\n' });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(living('1000.5')).toEqual([]);
 
     // Job control gives background jobs a process group of their own; setsid a session of their own.
@@ -342,10 +340,8 @@ describe('execute_command contains what runs', () => {
       const now = process.memoryUsage();
       peak = Math.max(peak, now.heapUsed + now.arrayBuffers - before.heapUsed - before.arrayBuffers);
     }, 10);
-    const started = Date.now();
     const result = await run("head -c 100000000 /dev/zero | tr '\\0' a");
     clearInterval(sampler);
-    expect(Date.now() - started).toBeLessThan(8_000);
     expect(result.isError).toBeUndefined();
     expect(result.content).toMatch(/^exit code 0 \(local\)\naaaa/);
     expect(result.content).toMatch(/\[output truncated: \d+ of 100000000 bytes shown\]$/);
@@ -361,15 +357,13 @@ describe('execute_command contains what runs', () => {
       env: { PATH: '/usr/bin:/bin' },
       mode: 'local',
     });
-    const started = Date.now();
     const raised = await strict.call(
       'execute_command',
-      { command: 'sleep 5', timeout_seconds: 100 },
+      { command: 'sleep 1000', timeout_seconds: 100 },
       context(),
     );
     expect(raised.content).toMatch(/^killed after 1s timeout/);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect((await run('sleep 0.2 && echo done', { timeout_seconds: 5 })).content).toBe(
+    expect((await run('sleep 0.2 && echo done', { timeout_seconds: 60 })).content).toBe(
       'exit code 0 (local)\ndone\n',
     );
     await strict.close();
@@ -378,11 +372,9 @@ describe('execute_command contains what runs', () => {
   it('stops the command when the call is cancelled or the provider closes', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('cancelled by the test')), 300);
-    const started = Date.now();
     const cancelled = await run('sleep 1000.7171', {}, controller.signal);
     expect(cancelled.isError).toBe(true);
     expect(cancelled.content).toMatch(/^cancelled after/);
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(living('1000.7171')).toEqual([]);
 
     const closing = createCommandToolProvider({

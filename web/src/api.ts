@@ -12,10 +12,14 @@ export class ApiError extends Error {
 }
 
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  // The server takes state changes only as JSON (a page elsewhere cannot send that without asking
+  // first), so every POST carries a JSON body, if only `{}`. The token travels in the HttpOnly cookie.
+  const changes = method !== 'GET';
   const response = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    credentials: 'same-origin',
+    headers: changes ? { 'Content-Type': 'application/json' } : {},
+    ...(changes ? { body: JSON.stringify(body ?? {}) } : {}),
   });
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) throw new ApiError(String(data['error'] ?? response.statusText), response.status, data);
@@ -26,6 +30,23 @@ export interface ConfigChoice {
   ref: string;
   label: string;
   source: 'flag' | 'project' | 'example';
+  /** False when the keys it needs are not set (older servers leave it out: taken as runnable). */
+  runnable?: boolean;
+  /** What it lacks to run, e.g. `OPENAI_API_KEY`. */
+  missing?: string[];
+}
+/** One reason a run could not start, with how to fix it. */
+export interface StartProblem {
+  agentId?: string;
+  key?: string;
+  message: string;
+  hint?: string;
+}
+/** The problems of a refused start, from an `ApiError`'s body (null when it has none). */
+export function startProblems(error: unknown): StartProblem[] | null {
+  if (!(error instanceof ApiError)) return null;
+  const problems = error.body['problems'];
+  return Array.isArray(problems) && problems.length > 0 ? (problems as StartProblem[]) : null;
 }
 export interface Diagnostic {
   path: string;
@@ -93,6 +114,14 @@ export const api = {
       question?: string;
     }>('GET', `/api/runs/${encodeURIComponent(id)}`),
   cancel: (id: string) => call<{ ok: true }>('POST', `/api/runs/${encodeURIComponent(id)}/cancel`),
+  /** A steering message to every agent, or to `agentId` only; `seq` is its `human.message` event's. */
+  message: (id: string, text: string, agentId: string | null) =>
+    call<{ seq?: number }>('POST', `/api/runs/${encodeURIComponent(id)}/messages`, {
+      text,
+      ...(agentId ? { agentId } : {}),
+    }),
+  /** Stops coordination and has the best answer so far presented. */
+  answerNow: (id: string) => call<unknown>('POST', `/api/runs/${encodeURIComponent(id)}/answer-now`),
   approve: (id: string, agentId: string, callId: string, approved: boolean) =>
     call<{ ok: true }>('POST', `/api/runs/${encodeURIComponent(id)}/approvals`, {
       agentId,
@@ -108,6 +137,9 @@ export const api = {
       'GET',
       `/api/runs/${encodeURIComponent(id)}/file?root=${encodeURIComponent(root)}&path=${encodeURIComponent(path)}`,
     ),
+  /** The file itself with its own content type, to show in the page (images, PDF, sandboxed HTML). */
+  rawUrl: (id: string, root: string, path: string) =>
+    `/api/runs/${encodeURIComponent(id)}/raw?root=${encodeURIComponent(root)}&path=${encodeURIComponent(path)}`,
   downloadUrl: (id: string, root: string, path: string) =>
     `/api/runs/${encodeURIComponent(id)}/download?root=${encodeURIComponent(root)}&path=${encodeURIComponent(path)}`,
 };

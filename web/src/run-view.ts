@@ -22,6 +22,8 @@ export interface TurnView {
   text: string;
   reasoning: string;
   tools: ToolCallView[];
+  /** The user's messages this turn received (at a step boundary), by the message's seq. */
+  received: { seq: number; text: string }[];
 }
 
 /** An agent's whole transcript, one entry per turn; the last is the current one. */
@@ -51,6 +53,20 @@ export interface TimelineItem {
   ts: number;
   agentId: string | null;
   text: string;
+  /** Set on a steering message's line: its seq in {@link RunView.messages}. */
+  messageSeq?: number;
+}
+
+/** A message the user sent the agents while they worked, and which agents have received it. */
+export interface HumanMessageView {
+  seq: number;
+  ts: number;
+  text: string;
+  /** One agent, or null for all of them. */
+  target: string | null;
+  source: string;
+  /** Agents whose next step received it, in order. */
+  deliveredTo: string[];
 }
 
 export interface PendingApproval {
@@ -68,6 +84,12 @@ export interface RunView {
   approvals: PendingApproval[];
   /** The final answer as it streams, then as presented. */
   presentation: string;
+  /** Steering messages, in order. */
+  messages: HumanMessageView[];
+  /** Set once "answer now" was asked for (the event's seq and who asked). */
+  answerNow: { seq: number; source: string } | null;
+  /** Counts events that may have changed files in the run's folders: the Files panel refreshes on it. */
+  fileChanges: number;
   lastSeq: number;
 }
 
@@ -78,11 +100,14 @@ export const initialRunView = (): RunView => ({
   timeline: [],
   approvals: [],
   presentation: '',
+  messages: [],
+  answerNow: null,
+  fileChanges: 0,
   lastSeq: -1,
 });
 
 const stream = (agentId: string): AgentStream => ({ agentId, turns: [] });
-const emptyTurn = (turn: number): TurnView => ({ turn, text: '', reasoning: '', tools: [] });
+const emptyTurn = (turn: number): TurnView => ({ turn, text: '', reasoning: '', tools: [], received: [] });
 const args = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 function withStream(view: RunView, agentId: string, patch: (s: AgentStream) => AgentStream): RunView {
@@ -100,16 +125,68 @@ function withTurn(view: RunView, agentId: string, patch: (t: TurnView) => TurnVi
   });
 }
 
-function note(view: RunView, event: RunEvent, text: string): RunView {
+function note(view: RunView, event: RunEvent | SteeringEvent, text: string): RunView {
   const agentId = 'agentId' in event ? event.agentId : null;
   return { ...view, timeline: [...view.timeline, { seq: event.seq, ts: event.ts, agentId, text }] };
 }
 
+/** The steering events as the contract gives them, until src/types/events.ts has them. */
+type SteeringEvent = { runId: string; seq: number; ts: number } & (
+  | { type: 'human.message'; text: string; target: string | null; source: string }
+  | { type: 'human.message.delivered'; agentId: string; messageSeq: number }
+  | { type: 'coordination.answer_now'; source: string }
+);
+
+/** Who sent a steering message, as the timeline says it. */
+const sender = (source: string) => (source === 'web' ? 'you' : `you (${source})`);
+
 /** Applies one event; events at or below `lastSeq` are ignored, so a replayed catch-up never doubles. */
-export function reduceRunView(previous: RunView, event: RunEvent): RunView {
-  if (event.seq <= previous.lastSeq) return previous;
-  const view: RunView = { ...previous, run: reduceRunState(previous.run, event), lastSeq: event.seq };
+export function reduceRunView(previous: RunView, input: RunEvent): RunView {
+  if (input.seq <= previous.lastSeq) return previous;
+  const view: RunView = { ...previous, run: reduceRunState(previous.run, input), lastSeq: input.seq };
+  const event = input as RunEvent | SteeringEvent;
   switch (event.type) {
+    case 'human.message': {
+      const text = `${sender(event.source)} → ${event.target ?? 'all agents'}: ${event.text}`;
+      const message: HumanMessageView = {
+        seq: event.seq,
+        ts: event.ts,
+        text: event.text,
+        target: event.target,
+        source: event.source,
+        deliveredTo: [],
+      };
+      return {
+        ...view,
+        messages: [...view.messages, message],
+        timeline: [
+          ...view.timeline,
+          { seq: event.seq, ts: event.ts, agentId: null, text, messageSeq: event.seq },
+        ],
+      };
+    }
+    case 'human.message.delivered': {
+      const message = view.messages.find((m) => m.seq === event.messageSeq);
+      if (!message) return view;
+      return withTurn(
+        {
+          ...view,
+          messages: view.messages.map((m) =>
+            m === message && !m.deliveredTo.includes(event.agentId)
+              ? { ...m, deliveredTo: [...m.deliveredTo, event.agentId] }
+              : m,
+          ),
+        },
+        event.agentId,
+        (t) => ({ ...t, received: [...t.received, { seq: message.seq, text: message.text }] }),
+      );
+    }
+    case 'coordination.answer_now':
+      return note(
+        { ...view, answerNow: view.answerNow ?? { seq: event.seq, source: event.source } },
+        event,
+        `${sender(event.source)} asked for the answer now`,
+      );
     case 'run.started':
       return note(
         { ...view, streams: Object.fromEntries(event.agents.map((a) => [a.agentId, stream(a.agentId)])) },
@@ -147,7 +224,8 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
         ],
       }));
     case 'tool.call.finished':
-      return withTurn(view, event.agentId, (s) => ({
+      // Any tool may have written a file (write_file, a shell command, an MCP server's tool).
+      return withTurn({ ...view, fileChanges: view.fileChanges + 1 }, event.agentId, (s) => ({
         ...s,
         tools: s.tools.map((t) =>
           t.callId === event.callId
@@ -179,7 +257,8 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
         `${event.toolName} ${event.approved ? 'approved' : 'denied'}`,
       );
     case 'answer.submitted':
-      return note(view, event, `new answer ${event.label}`);
+      // The log folder gets the answer (and the workspace its snapshot).
+      return note({ ...view, fileChanges: view.fileChanges + 1 }, event, `new answer ${event.label}`);
     case 'votes.reset':
       return note(
         {
@@ -230,7 +309,7 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
     case 'presentation.started':
       return note({ ...view, presentation: '' }, event, 'presenting the final answer');
     case 'presentation.finished':
-      return { ...view, presentation: event.content };
+      return { ...view, presentation: event.content, fileChanges: view.fileChanges + 1 };
     case 'orchestration.restarted':
       return note(
         { ...view, votes: [], presentation: '' },
@@ -238,7 +317,7 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
         `attempt ${event.attempt}: ${event.instructions}`,
       );
     case 'run.finished':
-      return note({ ...view, approvals: [] }, event, `run ${event.status}`);
+      return note({ ...view, approvals: [], fileChanges: view.fileChanges + 1 }, event, `run ${event.status}`);
     default:
       return view;
   }

@@ -9,8 +9,7 @@ import {
 import type { ModelStreamPart } from '../../types/backend.js';
 import type { ToolDefinition } from '../../types/messages.js';
 import type { TokenUsage } from '../../types/usage.js';
-import { untilAborted } from '../../util/abort.js';
-import { streamEndedEarly } from './language-model-backend.js';
+import { deltaPart, readStreamParts, toolCallPart } from './read-stream-parts.js';
 
 // The `ai` package's high-level stream (`streamText`, an agent's `stream()`) as massgen's stream parts.
 // Only the AI SDK agent adapter needs it: massgen's own backends call the provider's `doStream`
@@ -20,66 +19,45 @@ import { streamEndedEarly } from './language-model-backend.js';
  * The AI SDK's full stream as massgen's stream parts. Calls of `ownTools` — tools that run inside the
  * model's own loop, like an AI SDK agent's — are reported as provider-executed, as built-in tools are.
  */
-export async function* modelStreamParts(
+export function modelStreamParts(
   reader: ReadableStreamDefaultReader<FullStreamPart>,
   signal: AbortSignal,
   type: string,
   ownTools: ReadonlySet<string> = new Set(),
 ): AsyncGenerator<ModelStreamPart> {
-  for (;;) {
-    const next = await untilAborted(reader.read(), signal);
-    if (next.done) break;
-    const part = next.value;
+  const shownOnly = (part: { providerExecuted?: boolean; toolName: string }) =>
+    part.providerExecuted === true || ownTools.has(part.toolName);
+  return readStreamParts(reader, signal, type, (part) => {
     switch (part.type) {
       case 'text-delta':
-        if (part.text !== '') yield { type: 'text-delta', text: part.text };
-        break;
+        return deltaPart('text', part.text);
       case 'reasoning-delta':
-        if (part.text !== '') yield { type: 'reasoning-delta', text: part.text };
-        break;
+        return deltaPart('reasoning', part.text);
       case 'tool-call':
-        if (part.providerExecuted === true || ownTools.has(part.toolName)) {
-          yield {
-            type: 'provider-tool-call',
-            callId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input,
-          };
-          break;
-        }
-        // Invalid calls (unparseable JSON, unknown tool) still carry `input`: the parsed value when it
-        // parsed, else the raw string. The orchestrator answers them with a tool error.
-        yield {
-          type: 'tool-call',
-          call: { id: part.toolCallId, name: part.toolName, arguments: part.input },
-        };
-        break;
+        return toolCallPart(shownOnly(part), part.toolCallId, part.toolName, part.input);
       case 'tool-result':
-      case 'tool-error':
-        if (part.providerExecuted === true || ownTools.has(part.toolName)) {
-          const failed = part.type === 'tool-error';
-          yield {
-            type: 'provider-tool-result',
-            callId: part.toolCallId,
-            toolName: part.toolName,
-            output: failed ? String(part.error) : part.output,
-            isError: failed,
-          };
-        }
-        break;
+      case 'tool-error': {
+        if (!shownOnly(part)) return null;
+        const failed = part.type === 'tool-error';
+        return {
+          type: 'provider-tool-result',
+          callId: part.toolCallId,
+          toolName: part.toolName,
+          output: failed ? String(part.error) : part.output,
+          isError: failed,
+        };
+      }
       case 'finish':
-        yield { type: 'finish', finishReason: part.finishReason, usage: toTokenUsage(part.totalUsage) };
-        return;
+        return { type: 'finish', finishReason: part.finishReason, usage: toTokenUsage(part.totalUsage) };
       case 'error':
         throw part.error;
       case 'abort':
         throw signal.aborted ? signal.reason : new Error('the model call was aborted');
       default:
         // Start/end markers, tool-input streaming, the SDK's own tool-error for invalid calls, etc.
-        break;
+        return null;
     }
-  }
-  throw streamEndedEarly(type);
+  });
 }
 
 type FullStreamPart =

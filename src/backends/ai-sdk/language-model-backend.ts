@@ -10,12 +10,12 @@ import type {
 } from '@ai-sdk/provider';
 import type { ToolSet } from 'ai';
 import type { Backend, ModelRequest, ModelStreamPart } from '../../types/backend.js';
-import { ProviderError } from '../../types/errors.js';
 import type { ToolDefinition } from '../../types/messages.js';
 import type { TokenUsage } from '../../types/usage.js';
 import { toLanguageModelPrompt } from './convert-messages.js';
 import { errorToThrow, type ProviderErrorContext } from './provider-errors.js';
 import { untilAborted } from '../../util/abort.js';
+import { deltaPart, readStreamParts, toolCallPart } from './read-stream-parts.js';
 
 /** Everything {@link createLanguageModelBackend} needs; the model is any AI SDK `LanguageModelV3`. */
 export interface LanguageModelBackendOptions {
@@ -116,7 +116,7 @@ async function* streamOnce(
   try {
     const { stream } = await untilAborted(Promise.resolve(options.model.doStream(call)), signal);
     reader = stream.getReader();
-    yield* languageModelParts(reader, signal, options.type);
+    yield* readStreamParts(reader, signal, options.type, translateModelPart);
   } catch (error) {
     throw errorToThrow(error, signal, errorContext);
   } finally {
@@ -125,65 +125,36 @@ async function* streamOnce(
   }
 }
 
-/** A model's `doStream` parts as massgen's stream parts. */
-async function* languageModelParts(
-  reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
-  signal: AbortSignal,
-  type: string,
-): AsyncGenerator<ModelStreamPart> {
-  for (;;) {
-    const next = await untilAborted(reader.read(), signal);
-    if (next.done) break;
-    const part = next.value;
-    switch (part.type) {
-      case 'text-delta':
-        if (part.delta !== '') yield { type: 'text-delta', text: part.delta };
-        break;
-      case 'reasoning-delta':
-        if (part.delta !== '') yield { type: 'reasoning-delta', text: part.delta };
-        break;
-      case 'tool-call':
-        if (part.providerExecuted === true) {
-          yield {
-            type: 'provider-tool-call',
-            callId: part.toolCallId,
-            toolName: part.toolName,
-            input: parseToolInput(part.input),
-          };
-        } else {
-          yield {
-            type: 'tool-call',
-            call: { id: part.toolCallId, name: part.toolName, arguments: parseToolInput(part.input) },
-          };
-        }
-        break;
-      case 'tool-result':
-        yield {
-          type: 'provider-tool-result',
-          callId: part.toolCallId,
-          toolName: part.toolName,
-          output: part.result,
-          isError: part.isError === true,
-        };
-        break;
-      case 'finish':
-        yield { type: 'finish', finishReason: part.finishReason.unified, usage: toTokenUsage(part.usage) };
-        return;
-      case 'error':
-        throw part.error;
-      default:
-        // Start/end markers, tool-input streaming, metadata, sources, raw chunks.
-        break;
-    }
+/** One of a model's `doStream` parts as massgen's stream part. */
+function translateModelPart(part: LanguageModelV3StreamPart): ModelStreamPart | null {
+  switch (part.type) {
+    case 'text-delta':
+      return deltaPart('text', part.delta);
+    case 'reasoning-delta':
+      return deltaPart('reasoning', part.delta);
+    case 'tool-call':
+      return toolCallPart(
+        part.providerExecuted === true,
+        part.toolCallId,
+        part.toolName,
+        parseToolInput(part.input),
+      );
+    case 'tool-result':
+      return {
+        type: 'provider-tool-result',
+        callId: part.toolCallId,
+        toolName: part.toolName,
+        output: part.result,
+        isError: part.isError === true,
+      };
+    case 'finish':
+      return { type: 'finish', finishReason: part.finishReason.unified, usage: toTokenUsage(part.usage) };
+    case 'error':
+      throw part.error;
+    default:
+      // Start/end markers, tool-input streaming, metadata, sources, raw chunks.
+      return null;
   }
-  throw streamEndedEarly(type);
-}
-
-/** A stream that stopped before its `finish` part: a truncated response, worth another attempt. */
-export function streamEndedEarly(type: string): ProviderError {
-  return new ProviderError(type, `${type}: the model stream ended without a finish event`, {
-    retryable: true,
-  });
 }
 
 /**

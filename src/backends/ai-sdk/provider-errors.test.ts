@@ -75,14 +75,24 @@ describe('toProviderError', () => {
   it('maps fetch failures to retryable network errors naming the base URL without credentials', () => {
     const cause = Object.assign(new Error('getaddrinfo ENOTFOUND example.test'), { code: 'ENOTFOUND' });
     const error = toProviderError(new TypeError('fetch failed', { cause }), context);
-    expect(error).toMatchObject({ retryable: true, status: undefined });
+    expect(error).toMatchObject({ retryable: true, status: undefined, unreachable: true });
     expect(error.message).toBe('chatcompletion: cannot reach https://example.test/v1 (ENOTFOUND)');
+  });
+
+  it('marks a refused connection unreachable, but not a connection lost after it was made', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    expect(toProviderError(new TypeError('fetch failed', { cause: refused }), context).unreachable).toBe(
+      true,
+    );
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(toProviderError(new TypeError('fetch failed', { cause: reset }), context).unreachable).toBe(false);
   });
 
   it('recognises socket hang up without an error code', () => {
     const error = toProviderError(new Error('socket hang up'), { provider: 'p' });
     expect(error).toMatchObject({
       retryable: true,
+      unreachable: false,
       message: 'p: cannot reach the provider (socket hang up)',
     });
   });

@@ -30,6 +30,15 @@ const NETWORK_CODES = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
+/** Failures to connect at all: the request never reached the provider. */
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 const NETWORK_MESSAGE =
   /fetch failed|failed to fetch|socket hang up|terminated|other side closed|cannot connect to api/i;
 /** Stream-shape failures that a fresh attempt usually cures (a truncated or empty stream). */
@@ -84,7 +93,11 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
       : network === 'bad port'
         ? `${provider}: cannot reach ${target} (fetch refuses this port; use another one)`
         : `${provider}: cannot reach ${target} (${network})`;
-    return new ProviderError(provider, redact(text), { cause: error, retryable: network !== 'bad port' });
+    return new ProviderError(provider, redact(text), {
+      cause: error,
+      retryable: network !== 'bad port',
+      unreachable: !started && CONNECT_CODES.has(network),
+    });
   }
 
   if (isStreamErrorObject(error)) {

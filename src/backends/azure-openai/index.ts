@@ -3,6 +3,7 @@ import { lazyBackend } from '../lazy-backend.js';
 import type { BackendFactory } from '../../types/backend.js';
 import { ConfigError } from '../../types/errors.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import {
   providerHeaders,
   responsesProviderOptions,
@@ -30,14 +31,7 @@ export const azureOpenAIBackend: BackendFactory = {
   type: TYPE,
   description:
     'Azure OpenAI Responses API (model = deployment name; base_url = https://<resource>.openai.azure.com)',
-  capabilities: {
-    streaming: true,
-    tools: true,
-    webSearch: true,
-    codeExecution: true,
-    reasoning: true,
-    imagesIn: true,
-  },
+  capabilities: CLOUD_CAPABILITIES,
   apiKeyEnvs: () => ['AZURE_OPENAI_API_KEY'],
   // Every resource has its own endpoint: there is nothing sensible to default to.
   defaultBaseUrl: () => undefined,
@@ -74,9 +68,7 @@ export const azureOpenAIBackend: BackendFactory = {
         baseUrl: endpoint.baseURL,
         providerOptions: responsesProviderOptions(settings.features, providerOptions),
         providerTools: responsesProviderTools(settings.features, provider.tools),
-        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-        ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+        ...settingsCallOptions(settings),
       });
     });
   },

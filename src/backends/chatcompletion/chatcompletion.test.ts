@@ -243,11 +243,9 @@ describe('chatcompletion backend errors', () => {
     fake.server.enqueue({ hang: true, sendHeaders });
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
-    const started = Date.now();
     setTimeout(() => controller.abort(reason), 100);
     const error = await failure(backend().stream(request({ signal: controller.signal })));
     expect(error).toBe(reason);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('abort mid-text rejects with the reason after the deltas already yielded', async () => {

@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Backend, BackendFeatures, BackendSettings } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { sharedModel } from '../ai-sdk/shared-models.js';
 
 /** What {@link createOpenAICompatibleBackend} needs besides the settings. */
@@ -57,9 +58,7 @@ export function createOpenAICompatibleBackend(options: OpenAICompatibleBackendOp
     providerName: type,
     baseUrl: baseURL,
     providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
-    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-    ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    ...settingsCallOptions(settings),
   });
 }
 

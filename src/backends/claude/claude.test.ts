@@ -325,7 +325,6 @@ describe('claude backend errors', () => {
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
     const texts: string[] = [];
-    const started = Date.now();
     let caught: unknown;
     try {
       for await (const part of backend().stream(request({ signal: controller.signal }))) {
@@ -337,7 +336,6 @@ describe('claude backend errors', () => {
     }
     expect(caught).toBe(reason);
     expect(texts).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('abort while the server hangs before any event rejects with the reason', async () => {
@@ -345,8 +343,6 @@ describe('claude backend errors', () => {
     const controller = new AbortController();
     const reason = new Error('stop');
     setTimeout(() => controller.abort(reason), 100);
-    const started = Date.now();
     expect(await failure(backend().stream(request({ signal: controller.signal })))).toBe(reason);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

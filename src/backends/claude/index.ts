@@ -3,6 +3,7 @@ import { lazyBackend } from '../lazy-backend.js';
 import type { JSONValue } from 'ai';
 import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import { claudeFeatureOptions, claudeProviderTools } from './features.js';
 import { thinkingReplayMiddleware } from './thinking-replay.js';
@@ -34,14 +35,7 @@ export const DEFAULT_MAX_TOKENS = 8192;
 export const claudeBackend: BackendFactory = {
   type: TYPE,
   description: 'Anthropic Claude (Messages API): extended thinking, web search, code execution',
-  capabilities: {
-    streaming: true,
-    tools: true,
-    webSearch: true,
-    codeExecution: true,
-    reasoning: true,
-    imagesIn: true,
-  },
+  capabilities: CLOUD_CAPABILITIES,
   apiKeyEnvs: () => ['ANTHROPIC_API_KEY'],
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   // Local Anthropic-compatible servers and proxies (Ollama, LiteLLM) usually take no key.
@@ -74,8 +68,7 @@ export const claudeBackend: BackendFactory = {
         },
         providerTools: claudeProviderTools(provider, settings.features),
         maxTokens: settings.maxTokens ?? DEFAULT_MAX_TOKENS,
-        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+        ...settingsCallOptions(settings),
       });
     });
   },

@@ -282,7 +282,6 @@ describe('gemini backend errors', () => {
     const reason = new Error('user pressed ctrl-c');
     const texts: string[] = [];
     let caught: unknown;
-    const started = Date.now();
     try {
       for await (const part of backend().stream(request({ signal: controller.signal }))) {
         if (part.type === 'text-delta') texts.push(part.text);
@@ -293,17 +292,14 @@ describe('gemini backend errors', () => {
     }
     expect(caught).toBe(reason);
     expect(texts).toEqual(['one ', 'two ']);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('abort while the body hangs rejects promptly with the reason', async () => {
     fake.server.enqueue({ hang: true, sendHeaders: true });
     const controller = new AbortController();
     const reason = new Error('stop');
-    const started = Date.now();
     setTimeout(() => controller.abort(reason), 100);
     expect(await failure(backend().stream(request({ signal: controller.signal })))).toBe(reason);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('an empty vote enum fails before any request, as a non-retryable error', async () => {

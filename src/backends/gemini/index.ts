@@ -6,6 +6,7 @@ import {
   createLanguageModelBackend,
   type LanguageModelBackendOptions,
 } from '../ai-sdk/language-model-backend.js';
+import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import { geminiProviderTools, geminiSupportsToolCombination } from './provider-tools.js';
 import { withPromptedToolCalls } from '../prompted-tool-calls.js';
@@ -32,14 +33,7 @@ const PROVIDER_OPTIONS_KEY = 'google';
 export const geminiBackend: BackendFactory = {
   type: TYPE,
   description: 'Google Gemini API (Gemini 2.5/3: thinking, Google Search grounding, code execution)',
-  capabilities: {
-    streaming: true,
-    tools: true,
-    webSearch: true,
-    codeExecution: true,
-    reasoning: true,
-    imagesIn: true,
-  },
+  capabilities: CLOUD_CAPABILITIES,
   // GOOGLE_API_KEY first: it is what Google's own SDKs read when both are set.
   apiKeyEnvs: () => ['GOOGLE_API_KEY', 'GEMINI_API_KEY'],
   defaultBaseUrl: () => DEFAULT_BASE_URL,
@@ -80,9 +74,7 @@ function createGeminiBackend(
     ...(thinkingConfig === undefined
       ? {}
       : { nestedProviderOptions: { [PROVIDER_OPTIONS_KEY]: { thinkingConfig } } }),
-    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-    ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+    ...settingsCallOptions(settings),
   };
   const providerTools = geminiProviderTools(provider, settings.features);
   const plain = createLanguageModelBackend(common);

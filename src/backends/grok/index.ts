@@ -3,6 +3,7 @@ import { lazyBackend } from '../lazy-backend.js';
 import type { ToolSet } from 'ai';
 import type { BackendFactory, BackendFeatures } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 
 /** `@ai-sdk/xai`, loaded by the first call of a grok agent. */
 let xaiSdk: typeof XaiSdk | undefined;
@@ -28,14 +29,7 @@ const PROVIDER_NAME = 'xai';
 export const grokBackend: BackendFactory = {
   type: TYPE,
   description: 'xAI Grok (Chat Completions; web and X search through the Responses API)',
-  capabilities: {
-    streaming: true,
-    tools: true,
-    webSearch: true,
-    codeExecution: false,
-    reasoning: true,
-    imagesIn: true,
-  },
+  capabilities: { ...CLOUD_CAPABILITIES, codeExecution: false },
   apiKeyEnvs: () => ['XAI_API_KEY'],
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   create(settings) {
@@ -58,9 +52,7 @@ export const grokBackend: BackendFactory = {
         baseUrl: baseURL,
         providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
         ...(webSearch ? { providerTools: searchTools(xai) } : {}),
-        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-        ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+        ...settingsCallOptions(settings),
       });
     });
   },

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A metadata value: strings, booleans, integers (uint32), other numbers (float32), or arrays of these. */
 export type GgufFixtureValue = string | number | boolean | readonly string[] | readonly number[];
@@ -13,13 +15,23 @@ export interface GgufFixtureOptions {
   alignment?: number;
 }
 
-/** The tiny real model shared on test machines; tests using it skip when it is absent. */
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * The tiny real model shared on test machines: `shared/models/stories260K.gguf` beside the repository
+ * (the same file local.test-support.ts and test/e2e/local-model.test.ts use). Tests using it skip, with
+ * {@link REAL_MODEL_SKIPPED} in their title, when it is absent.
+ */
 export const REAL_MODEL = {
-  path: '/work/shared/models/stories260K.gguf',
+  path: path.resolve(REPO_ROOT, '..', 'shared', 'models', 'stories260K.gguf'),
   bytes: 1_185_376,
   sha256: '270cba1bd5109f42d03350f60406024560464db173c0e387d91f0426d3bd256d',
 } as const;
 export const realModelPresent = existsSync(REAL_MODEL.path);
+/** The title suffix of a test that needs the real model: empty when it is there. */
+export const REAL_MODEL_SKIPPED = realModelPresent
+  ? ''
+  : ' (skipped: ../shared/models/stories260K.gguf beside the repository not found)';
 
 export const defaultMetadata: Record<string, GgufFixtureValue> = {
   'general.architecture': 'llama',

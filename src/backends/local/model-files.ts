@@ -3,8 +3,8 @@ import { basename } from 'node:path';
 import type { DownloadProgress } from '../../types/backend.js';
 import { ConfigError, ProviderError } from '../../types/errors.js';
 import { throwIfAborted } from '../../util/abort.js';
-import { downloadFile } from './download.js';
-import { assertGgufFile, checkGgufFile } from './gguf-header.js';
+import { assertGgufFile, checkGgufFile } from './gguf-check.js';
+import { downloadModel } from './model-download.js';
 import { cachePath, hubUrl, parseModelRef, type HubModelRef } from './model-ref.js';
 
 export { cachePath, hubUrl, parseModelRef, type HubModelRef, type ModelRef } from './model-ref.js';
@@ -14,9 +14,8 @@ export interface EnsureModelFileOptions {
   modelDir: string;
   hubEndpoint: string;
   onProgress?: (progress: DownloadProgress) => void;
-  /** Aborting stops a download, deletes the partial file and rejects with the signal's reason. */
+  /** Aborting stops a download and rejects with the signal's reason; the next run resumes it. */
   signal?: AbortSignal;
-  fetchImpl?: typeof fetch;
   /** A download that receives nothing for this long fails as a network error; default 60 s. */
   idleTimeoutMs?: number;
 }
@@ -33,7 +32,8 @@ const SPLIT_PART = /-(\d{5})-of-(\d{5})\.gguf$/i;
  *   or unreadable path, a file that is not a (complete) GGUF model, a bad hub endpoint;
  * - non-retryable {@link ProviderError} (provider `local`) for a failed download: HTTP errors, a
  *   bad checksum, no network (the message says how to proceed offline), a full disk.
- * An abort rejects with the signal's reason. A failed download never leaves a file in the cache.
+ * An abort rejects with the signal's reason. The cache only ever holds complete, checked files: an
+ * interrupted download leaves `<file>.partial.ipull` beside it, which the next call resumes.
  */
 export async function ensureModelFile(model: string, options: EnsureModelFileOptions): Promise<string> {
   throwIfAborted(options.signal);
@@ -91,11 +91,11 @@ async function ensureHubFile(
   if (await isUsableCache(destination)) return destination;
 
   const file = basename(ref.file);
-  await downloadFile(url, destination, {
+  await downloadModel(url, destination, {
     file,
+    hubEndpoint: options.hubEndpoint,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     verify: async (temporaryPath) => {
       const check = await checkGgufFile(temporaryPath);
@@ -112,7 +112,7 @@ async function ensureHubFile(
     offlineError: (reason, cause) =>
       new ProviderError(
         'local',
-        `cannot download the model ${label} (${reason}). Download ${url} yourself and save it as ${destination}, ` +
+        `cannot download the model ${label} (${reason}). Run again to retry (a partial download resumes), download ${url} yourself and save it as ${destination}, ` +
           'or run: massgen --local-model /path/to/model.gguf "question", ' +
           'or set an API key (e.g. OPENAI_API_KEY) or pass --config',
         { cause, retryable: false },

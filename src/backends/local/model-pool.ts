@@ -1,7 +1,8 @@
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from 'node-llama-cpp';
-import { getLlama, LlamaCompletion, LlamaLogLevel } from 'node-llama-cpp';
+import { getLlama, getModuleVersion, LlamaCompletion, LlamaLogLevel } from 'node-llama-cpp';
 import type { LocalModelSettings } from '../../types/backend.js';
 import { describeError, ProviderError } from '../../types/errors.js';
+import { gpuBuildInstallCommand } from './gpu-builds.js';
 import { promptFormatFor, type PromptFormat } from './prompt.js';
 import { errorCode } from '../../util/guards.js';
 
@@ -303,14 +304,28 @@ function loadRuntime(gpu: LocalModelKey['gpu']): Runtime {
         stats.runtimeLoads++;
         return llama;
       },
-      (error: unknown) => {
+      async (error: unknown) => {
         const setting = gpu === 'auto' ? '' : ` with gpu: ${String(gpu)}`;
+        const missing = isNamed(error, 'NoBinaryFoundError');
+        // The published package carries only the CPU build; CUDA and Vulkan builds are installed on demand.
+        const install =
+          missing && (gpu === 'cuda' || gpu === 'vulkan')
+            ? gpuBuildInstallCommand(gpu, await getModuleVersion().catch(() => 'latest'))
+            : undefined;
         throw new ProviderError(
           PROVIDER,
-          isNamed(error, 'NoBinaryFoundError')
+          missing
             ? `${PROVIDER}: no llama.cpp binary${setting} for ${process.platform}-${process.arch} is installed${gpu === 'auto' || gpu === false ? '' : ' — use gpu: auto or gpu: false'}`
             : `${PROVIDER}: cannot start llama.cpp${setting}: ${describeError(error)}`,
-          { cause: error, retryable: false },
+          {
+            cause: error,
+            retryable: false,
+            ...(install
+              ? {
+                  hint: `install the ${String(gpu)} build with: ${install} (without -g where massgen is a project dependency)`,
+                }
+              : {}),
+          },
         );
       },
     );

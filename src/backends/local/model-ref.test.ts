@@ -18,6 +18,21 @@ describe('parseModelRef', () => {
     });
   });
 
+  it('reads a revision written as node-llama-cpp does: hf:<user>/<repo>/<file>#<revision>', () => {
+    expect(parseModelRef('hf:user/repo/m.gguf#v2')).toEqual({
+      kind: 'hub',
+      repo: 'user/repo',
+      file: 'm.gguf',
+      revision: 'v2',
+    });
+    expect(parseModelRef('hf:user/repo/m.gguf#main')).toEqual({
+      kind: 'hub',
+      repo: 'user/repo',
+      file: 'm.gguf',
+    });
+    expect(() => parseModelRef('hf:user/repo/m.gguf#')).toThrow(/the revision is empty/);
+  });
+
   it('reads Hugging Face resolve and blob links, keeping a non-main revision', () => {
     expect(parseModelRef('https://huggingface.co/user/repo/resolve/main/m.gguf?download=true')).toEqual({
       kind: 'hub',

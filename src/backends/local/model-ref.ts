@@ -3,12 +3,21 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../types/errors.js';
 
+/*
+ * node-llama-cpp reads `hf:` URIs too, but only inside `createModelDownloader` and
+ * `resolveModelFile`: it does not export its parser, and resolving a URI to a cached file is async
+ * (it loads the whole library, ~0.4 s, which the first-run check must not pay) and names the cache
+ * file flat (`hf_<user>_<file>`), which would orphan the models users already have. So references
+ * are read here, the cache keeps `<modelDir>/<user>/<repo>/<file>`, and the library downloads a
+ * plain URL (model-download.ts).
+ */
+
 /** A file on a Hugging Face-style hub: `repo` is `<user>/<repo>`, `file` may contain subfolders. */
 export interface HubModelRef {
   kind: 'hub';
   repo: string;
   file: string;
-  /** Branch, tag or commit; absent means `main`. Only a pasted `…/resolve/<revision>/…` link sets it. */
+  /** Branch, tag or commit; absent means `main`. Set by `hf:…#<revision>` or a `…/resolve/<revision>/…` link. */
   revision?: string;
 }
 
@@ -22,7 +31,8 @@ const EXAMPLE = 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m
 
 /**
  * Reads a model reference. Accepted forms:
- * - `hf:<user>/<repo>/<file>.gguf` (the file may sit in subfolders: `hf:user/repo/sub/file.gguf`);
+ * - `hf:<user>/<repo>/<file>.gguf` (the file may sit in subfolders: `hf:user/repo/sub/file.gguf`),
+ *   with an optional `#<revision>` as node-llama-cpp writes it;
  * - a link `https://huggingface.co/<user>/<repo>/resolve/<revision>/<file>.gguf` (`/blob/` links,
  *   as copied from the browser, work too);
  * - anything else is a local path: `~` and `~/…` expand to the home folder, `file:` URLs are
@@ -78,10 +88,12 @@ function parseHubPath(rest: string, original: string): HubModelRef {
   if (colon >= 0) {
     throw invalid(original, `name the file, not a quantisation tag ("${rest.slice(colon + 1)}")`);
   }
-  const segments = rest.split('/');
+  const hash = rest.indexOf('#');
+  const revision = hash >= 0 ? rest.slice(hash + 1) : undefined;
+  const segments = (hash >= 0 ? rest.slice(0, hash) : rest).split('/');
   if (segments.length < 3) throw invalid(original, 'it needs <user>/<repo>/<file>.gguf');
   const [user = '', repo = '', ...fileSegments] = segments;
-  return checkedHubRef(user, repo, fileSegments, undefined, original);
+  return checkedHubRef(user, repo, fileSegments, revision, original);
 }
 
 function parseHubLink(text: string): HubModelRef {

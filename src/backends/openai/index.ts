@@ -2,6 +2,7 @@ import type * as OpenAISdk from '@ai-sdk/openai';
 import { lazyBackend } from '../lazy-backend.js';
 import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import { providerHeaders, responsesProviderOptions, responsesProviderTools } from './responses-options.js';
 
@@ -28,14 +29,7 @@ export const openAIBackend: BackendFactory = {
   type: TYPE,
   description:
     'OpenAI Responses API (GPT-5, o-series…) with web search, code interpreter and reasoning summaries',
-  capabilities: {
-    streaming: true,
-    tools: true,
-    webSearch: true,
-    codeExecution: true,
-    reasoning: true,
-    imagesIn: true,
-  },
+  capabilities: CLOUD_CAPABILITIES,
   apiKeyEnvs: () => ['OPENAI_API_KEY'],
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   // A local server speaking the Responses API (vLLM, Ollama…) usually needs no key.
@@ -59,9 +53,7 @@ export const openAIBackend: BackendFactory = {
         baseUrl: baseURL,
         providerOptions: responsesProviderOptions(settings.features, settings.providerOptions),
         providerTools: responsesProviderTools(settings.features, provider.tools),
-        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
-        ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
-        ...(settings.apiKey === undefined ? {} : { secrets: [settings.apiKey] }),
+        ...settingsCallOptions(settings),
       });
     });
   },

@@ -319,10 +319,8 @@ describe('openai backend errors', () => {
     fake.server.enqueue({ hang: true, sendHeaders });
     const controller = new AbortController();
     const reason = new Error('user pressed ctrl-c');
-    const started = Date.now();
     setTimeout(() => controller.abort(reason), 100);
     const error = await failure(backend().stream(request({ signal: controller.signal })));
     expect(error).toBe(reason);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

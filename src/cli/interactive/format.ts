@@ -9,6 +9,7 @@ import type {
 } from '../../app/sessions.js';
 import { oneLine, truncate } from '../../util/text.js';
 import { formatUsd } from '../../app/plain-display.js';
+import { inertText } from '../../util/terminal-text.js';
 
 /** Every interactive command, for `/help`. */
 export const HELP_TEXT = `Commands:
@@ -30,6 +31,11 @@ export function displayPath(file: string, cwd: string): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/*
+ * Every formatter below returns text for the terminal that quotes models, tools or session files
+ * (answers, questions, errors, config): it is made inert (escape sequences shown, never run).
+ */
+
 /** The banner printed when interactive mode starts. */
 export function formatBanner(runner: SessionRunner): string {
   const agents = runner.agents.map((a) => `${a.id} (${a.backend}/${a.model})`).join(', ');
@@ -38,12 +44,14 @@ export function formatBanner(runner: SessionRunner): string {
     runner.session === null
       ? `${runner.sessionId} (new)`
       : `${runner.sessionId} (resumed, ${plural(earlier, 'earlier turn')})`;
-  return [
-    `MassGen interactive — ${plural(runner.agents.length, 'agent')}: ${agents}`,
-    `Session: ${session}`,
-    'Type a question, /help for commands, /quit or Ctrl-D to leave.',
-    '',
-  ].join('\n');
+  return inertText(
+    [
+      `MassGen interactive — ${plural(runner.agents.length, 'agent')}: ${agents}`,
+      `Session: ${session}`,
+      'Type a question, /help for commands, /quit or Ctrl-D to leave.',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** One line per turn: question → winner: answer preview. */
@@ -57,7 +65,7 @@ export function formatHistory(turns: readonly SessionTurnSummary[]): string {
     }
     return `  ${turn.index}. ${question} → ${turn.winnerId ?? 'no winner'}: ${truncate(oneLine(turn.answer), 100)}`;
   });
-  return `${lines.join('\n')}\n`;
+  return inertText(`${lines.join('\n')}\n`);
 }
 
 /** `/status`: agents with backend/model and their tokens and cost, turn count, totals. */
@@ -84,12 +92,14 @@ export function formatStatus(status: SessionStatus, cwd: string): string {
       status.totalCostUsd,
     )}`,
   );
-  return `${lines.join('\n')}\n`;
+  return inertText(`${lines.join('\n')}\n`);
 }
 
 /** `/config`: the validated config, secrets masked, as YAML. */
 export function formatConfig(runner: SessionRunner): string {
-  return `# ${runner.configSource} (secrets masked)\n${stringify(runner.maskedConfig(), { lineWidth: 0 })}`;
+  return inertText(
+    `# ${runner.configSource} (secrets masked)\n${stringify(runner.maskedConfig(), { lineWidth: 0 })}`,
+  );
 }
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
@@ -108,14 +118,16 @@ export function formatSessionTable(
   root: string,
 ): string {
   const out: string[] = [];
-  if (sessions.length === 0) out.push(`No sessions in ${root}.`);
+  if (sessions.length === 0) out.push(inertText(`No sessions in ${root}.`));
   else {
-    const rows = sessions.map((s) => [
-      s.id,
-      formatLocalTime(s.updatedAt),
-      String(s.turnCount),
-      s.firstQuestion === null ? '(no questions yet)' : truncate(oneLine(s.firstQuestion), 70),
-    ]);
+    const rows = sessions.map((s) =>
+      [
+        s.id,
+        formatLocalTime(s.updatedAt),
+        String(s.turnCount),
+        s.firstQuestion === null ? '(no questions yet)' : truncate(inertText(oneLine(s.firstQuestion)), 70),
+      ].map(inertText),
+    );
     const header = ['ID', 'UPDATED', 'TURNS', 'FIRST QUESTION'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
     const line = (cells: readonly string[]) =>
@@ -127,7 +139,7 @@ export function formatSessionTable(
   }
   if (problems.length > 0) {
     out.push('', `Skipped ${plural(problems.length, 'unreadable session folder')}:`);
-    for (const p of problems) out.push(`  ${p.path}: ${p.message}`);
+    for (const p of problems) out.push(inertText(`  ${p.path}: ${p.message}`));
   }
   return `${out.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import {
 } from '../../app/sessions.js';
 import { exitCodeForError } from '../../types/errors.js';
 import { createPlainDisplay } from '../../app/plain-display.js';
+import { inertText, inertWriter } from '../../util/terminal-text.js';
 import { formatBanner, formatConfig, formatHistory, formatStatus, HELP_TEXT } from './format.js';
 import { createLineInput } from './line-input.js';
 import { printError } from './print-error.js';
@@ -26,10 +27,13 @@ export interface InteractiveOptions extends Omit<SessionRunnerOptions, 'cwd' | '
   onActiveRun?: (run: PreparedRun | null) => void;
 }
 
-/** The `--no-display` text view, per turn: plain streaming text, then the final answer and usage. */
+/**
+ * The `--no-display` text view, per turn: plain streaming text, then the final answer and usage. It
+ * adds no styling: everything it writes is made inert (escape sequences shown, never run).
+ */
 export function plainTurnView(options: { showReasoning?: boolean } = {}): CreateTurnView {
   return (io) => {
-    const handle = createPlainDisplay(io.stdout, options);
+    const handle = createPlainDisplay(inertWriter(io.stdout), options);
     return { handle, finish: async () => undefined };
   };
 }
@@ -84,7 +88,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
         io.stdout('\n');
         return 0;
       }
-      if (!io.isTTY) io.stdout(`${line}\n`);
+      if (!io.isTTY) io.stdout(`${inertText(line)}\n`);
       const text = line.trim();
       if (text === '') continue;
 
@@ -109,7 +113,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
             io.stdout(formatConfig(runner));
             break;
           default:
-            io.stderr(`massgen: unknown command ${command} — the commands are:\n`);
+            io.stderr(`massgen: unknown command ${inertText(command)} — the commands are:\n`);
             io.stdout(HELP_TEXT);
         }
         continue;

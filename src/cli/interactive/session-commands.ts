@@ -9,6 +9,7 @@ import {
 } from '../../app/sessions.js';
 import { MassGenError } from '../../types/errors.js';
 import type { Write } from '../../app/plain-display.js';
+import { inertText } from '../../util/terminal-text.js';
 import { displayPath, formatHistory, formatSessionTable } from './format.js';
 import { printError } from './print-error.js';
 import { openRunner, runInteractive, type InteractiveOptions } from './run-interactive.js';
@@ -110,7 +111,7 @@ export async function runSessionCommand(options: SessionCommandOptions): Promise
   const runner = openRunner({ ...rest, config, session, sessionsRoot: root });
   if (typeof runner === 'number') return runner;
   if (session) {
-    io.stdout(`Continuing session ${session.id} (${session.turns.length} earlier turn(s)):\n`);
+    io.stdout(inertText(`Continuing session ${session.id} (${session.turns.length} earlier turn(s)):\n`));
     io.stdout(`${formatHistory(runner.turns)}\n`);
   }
   let quitWith: ((code: number) => void) | null = null;

@@ -1,6 +1,7 @@
 import type { PreparedRun } from '../../app/index.js';
 import type { SessionRunner, SessionTurnOutcome } from '../../app/sessions.js';
 import { CancelledError, describeError } from '../../types/errors.js';
+import { inertText } from '../../util/terminal-text.js';
 import { displayPath } from './format.js';
 import { printError } from './print-error.js';
 import type { CreateTurnView, InteractiveIo, TurnView } from './types.js';
@@ -78,7 +79,7 @@ export async function runViewedTurn(
   const failed = (error: unknown) => {
     // A broken view must not break the run (or the session): say so once and go on without it.
     viewFailed = true;
-    io.stderr(`massgen: the display failed: ${describeError(error)}\n`);
+    io.stderr(`massgen: the display failed: ${inertText(describeError(error))}\n`);
   };
   try {
     return await runner.runTurn(question, {
@@ -107,23 +108,28 @@ export async function runViewedTurn(
     try {
       await turn.view?.finish();
     } catch (error) {
-      io.stderr(`massgen: the display failed: ${describeError(error)}\n`);
+      io.stderr(`massgen: the display failed: ${inertText(describeError(error))}\n`);
     }
   }
 }
 
-/** After a turn: why it failed (stderr), where its logs and session files are (stdout). */
+/**
+ * After a turn: why it failed (stderr), where its logs and session files are (stdout). Error messages
+ * may quote a model or a tool: they are written inert.
+ */
 export function reportTurn(io: InteractiveIo, outcome: SessionTurnOutcome, debug = false): void {
   const { result } = outcome;
   if (outcome.prepareError !== null) printError(io.stderr, outcome.prepareError, debug);
   else if (result.status !== 'completed' && result.error) {
     const prefix =
       result.status === 'cancelled' ? 'cancelled' : result.status === 'timeout' ? 'timed out' : 'run failed';
-    io.stderr(`massgen: ${prefix}: ${result.error.message}\n`);
+    io.stderr(`massgen: ${prefix}: ${inertText(result.error.message)}\n`);
   }
   if (result.logDir) io.stdout(`Logs: ${result.logDir}\n`);
   if (outcome.storeError)
-    io.stderr(`massgen: warning: this turn could not be saved: ${describeError(outcome.storeError)}\n`);
+    io.stderr(
+      `massgen: warning: this turn could not be saved: ${inertText(describeError(outcome.storeError))}\n`,
+    );
   const stored = outcome.session?.turns.at(-1);
   if (outcome.turnDir && outcome.session && stored) {
     io.stdout(

@@ -1,4 +1,10 @@
-import { streamChatRun, totalUsage, type ChatMessage, type MassGenOptions } from '../../app/index.js';
+import {
+  streamChatRun,
+  totalUsage,
+  type ChatMessage,
+  type MassGenOptions,
+  type RunLauncher,
+} from '../../app/index.js';
 import type { RunResult } from '../../types/run-result.js';
 import { describeError, MassGenError } from '../../types/errors.js';
 import { chunk, completion, deltaOf, usageChunk, WireError, type CompletionHead } from './chat-wire.js';
@@ -10,7 +16,7 @@ export interface CompletionJob {
   stream: boolean;
   includeUsage: boolean;
   /** Run options without the question (config, cwd, env, logging, clock). */
-  run: Omit<MassGenOptions, 'question' | 'history' | 'signal'>;
+  run: Omit<MassGenOptions, 'question' | 'history' | 'signal'> & { launch?: RunLauncher };
   /** Aborts when the client goes away. */
   signal: AbortSignal;
   /** `performance.now()` when the request arrived and when it got its run slot, for `Server-Timing`. */

@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
   ConversationError,
   configChoices,
   conversationToRun,
+  examplesDir,
   isExampleRef,
   resolveExampleRef,
   type Env,
+  type RunLauncher,
 } from '../../app/index.js';
 import type { RunResult } from '../../types/run-result.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { sameToken } from '../web/auth.js';
+import { bearerToken, HostAllowList, requestGuard, safeDecode } from '../web/guard.js';
 import { answerCompletion } from './chat-completions.js';
 import { badRequest, ChatCompletionRequestSchema, messagesOf, WireError } from './chat-wire.js';
 import { RunSlots, ServerBusyError } from './run-slots.js';
@@ -24,8 +29,16 @@ export interface OpenAIAppOptions {
   env: Env;
   /** The config `model: "massgen"` runs: a path (relative to `cwd`) or `@examples/NAME`. */
   config: string;
-  /** When set, every request must carry `Authorization: Bearer <apiKey>`. */
+  /**
+   * When set, every request but `GET /health` must carry `Authorization: Bearer <apiKey>`. Unset, the
+   * handler asks for no key (`startServeServer` generates one; a handler you mount is yours to guard).
+   */
   apiKey?: string;
+  /**
+   * `Host` names answered beside the loopback names (`localhost`, `127.0.0.1`, `[::1]`): the name your
+   * clients use when the handler is mounted behind another address. Others get `403`.
+   */
+  allowedHosts?: readonly string[];
   /** Runs at once (default 4). */
   maxConcurrent?: number;
   /** Requests waiting for a run slot (default 16); beyond that, `429`. */
@@ -35,6 +48,8 @@ export interface OpenAIAppOptions {
   clock?: Clock;
   /** Called when a run is over (or could not start), e.g. to print an access log line. */
   onRunFinished?: (info: { model: string; result: RunResult | null; error?: unknown }) => void;
+  /** Runs elsewhere instead of in this process, e.g. on queue workers (`massgen serve --queue`). */
+  launch?: RunLauncher;
 }
 
 /** A model id clients may ask for, and the config file it runs. */
@@ -66,10 +81,80 @@ export function servedModels(cwd: string, config: string): ServedModel[] {
   return models;
 }
 
-/** The `Authorization: Bearer …` value (compared in constant time by `sameToken`). */
-function bearerOf(request: Request): string | null {
-  const header = request.headers.get('authorization') ?? '';
-  return header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : null;
+/** How long a listing of the configs is served before it is refreshed (in the background). */
+const MODELS_MAX_AGE_MS = 1_000;
+
+/**
+ * The models offered, listed without blocking: the bundled examples once (they do not change), the
+ * working directory's configs again when the list is older than {@link MODELS_MAX_AGE_MS} — in the
+ * background, while the last list answers. One listing at a time, however many requests ask.
+ */
+class ModelCatalog {
+  private models: ServedModel[] | null = null;
+  private listedAt = 0;
+  private listing: Promise<ServedModel[]> | null = null;
+  private examples: Promise<ServedModel[]> | null = null;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly main: ServedModel,
+    private readonly onListed?: (models: readonly ServedModel[]) => void,
+  ) {}
+
+  /** The current list (the first call waits for it; later ones never do). */
+  async list(): Promise<ServedModel[]> {
+    if (this.models === null) return this.refresh();
+    if (performance.now() - this.listedAt > MODELS_MAX_AGE_MS) this.refresh().catch(() => undefined);
+    return this.models;
+  }
+
+  /** The model `id`; a name not in the list is looked for once more (a config added a moment ago). */
+  async find(id: string): Promise<ServedModel | undefined> {
+    return (await this.list()).find((m) => m.id === id) ?? (await this.refresh()).find((m) => m.id === id);
+  }
+
+  refresh(): Promise<ServedModel[]> {
+    this.listing ??= this.build().finally(() => {
+      this.listing = null;
+    });
+    return this.listing;
+  }
+
+  private async build(): Promise<ServedModel[]> {
+    const models = [this.main];
+    const add = (id: string, file: string) => {
+      if (!models.some((m) => m.id === id)) models.push({ id, file });
+    };
+    for (const dir of ['.', '.massgen']) {
+      const names = await readdir(path.join(this.cwd, dir)).catch(() => [] as string[]);
+      for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
+        const ref = dir === '.' ? name : `${dir}/${name}`;
+        add(`massgen/${ref.replace(/\.ya?ml$/, '')}`, path.resolve(this.cwd, ref));
+      }
+    }
+    this.examples ??= listExampleModels();
+    for (const example of await this.examples) add(example.id, example.file);
+    this.models = models;
+    this.listedAt = performance.now();
+    this.onListed?.(models);
+    return models;
+  }
+}
+
+/** `massgen/<name>` for each bundled example, read from the folder without opening the files. */
+async function listExampleModels(): Promise<ServedModel[]> {
+  const root = examplesDir();
+  const files = await readdir(root, { recursive: true, encoding: 'utf8' });
+  return files
+    .filter((file) => ['.yaml', '.yml'].includes(path.extname(file).toLowerCase()))
+    .map((file) => {
+      const posix = file.split(path.sep).join('/');
+      return {
+        id: `massgen/${posix.slice(0, posix.length - path.extname(posix).length)}`,
+        file: path.join(root, file),
+      };
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 const errorResponse = (c: Context, error: WireError) =>
@@ -80,11 +165,18 @@ const errorResponse = (c: Context, error: WireError) =>
  * `GET /v1/models`, `GET /health`. Every error answers in OpenAI's error-body format; nothing a client
  * sends can throw out of `fetch`. `close()` cancels every run in progress.
  */
-export function createOpenAIApp(options: OpenAIAppOptions) {
+export function createOpenAIApp(
+  options: OpenAIAppOptions,
+  /** For `startServeServer` and tests: the Host allow-list of the bound server, a hook per listing of the configs. */
+  internal: { hosts?: HostAllowList; onModelsListed?: (models: readonly ServedModel[]) => void } = {},
+) {
   const { cwd, env } = options;
   const clock = options.clock ?? systemClock;
   const slots = new RunSlots(options.maxConcurrent ?? 4, options.maxQueue ?? 16);
   const inFlight = new Set<AbortController>();
+  const hosts = internal.hosts ?? new HostAllowList(undefined, options.allowedHosts ?? []);
+  const mainConfigFile = configFile(cwd, options.config);
+  const catalog = new ModelCatalog(cwd, { id: 'massgen', file: mainConfigFile }, internal.onModelsListed);
   const app = new Hono();
 
   app.onError((error, c) =>
@@ -98,19 +190,42 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
   app.notFound((c) =>
     errorResponse(
       c,
-      new WireError(404, `no route ${c.req.method} ${c.req.path}`, 'invalid_request_error', 'not_found'),
+      new WireError(
+        404,
+        `no route ${c.req.method} ${c.req.path.slice(0, 100)}: the routes are /v1/chat/completions, /v1/models and /health`,
+        'invalid_request_error',
+        'not_found',
+      ),
     ),
   );
 
+  app.use('*', secureHeaders({ strictTransportSecurity: false, xFrameOptions: 'DENY' }));
+  // No web page may use this server (on the server's keys) through a user's browser: Host, Origin,
+  // Sec-Fetch-Site and the JSON content type are checked first; preflights are refused with them.
+  app.use(
+    '*',
+    requestGuard({
+      hosts,
+      server: 'massgen serve',
+      strictSite: () => true,
+      refuse: (_c, refusal) => {
+        throw new WireError(
+          refusal.status,
+          refusal.message,
+          'invalid_request_error',
+          refusal.status === 415 ? 'unsupported_media_type' : 'forbidden',
+        );
+      },
+    }),
+  );
+  const authorized = (request: Request) =>
+    !options.apiKey || sameToken(bearerToken(request.headers.get('authorization')), options.apiKey);
   app.use('*', async (c, next) => {
-    // A web page on another site must not start runs (on the server's keys) through a user's browser.
-    const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== 'null' && new URL(origin).host !== c.req.header('host'))
-      throw new WireError(403, 'cross-origin requests are refused', 'invalid_request_error', 'forbidden');
-    if (options.apiKey && !sameToken(bearerOf(c.req.raw), options.apiKey)) {
+    // Up or not is anyone's to know (as with vLLM and LiteLLM); the rest needs the key.
+    if (c.req.path !== '/health' && !authorized(c.req.raw)) {
       throw new WireError(
         401,
-        'missing or incorrect API key: send the key massgen serve was started with as "Authorization: Bearer KEY"',
+        'missing or incorrect API key: send the key massgen serve printed (or was given) as "Authorization: Bearer KEY"',
         'invalid_request_error',
         'invalid_api_key',
       );
@@ -119,25 +234,49 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
   });
 
   app.get('/health', (c) =>
-    c.json({
-      status: 'ok',
-      runs: { running: slots.running, waiting: slots.waiting },
-      limits: { max_concurrent: slots.maxConcurrent, max_queue: slots.maxQueue },
-    }),
+    authorized(c.req.raw)
+      ? c.json({
+          status: 'ok',
+          runs: { running: slots.running, waiting: slots.waiting },
+          limits: { max_concurrent: slots.maxConcurrent, max_queue: slots.maxQueue },
+        })
+      : c.json({ status: 'ok' }),
   );
 
   const modelObject = (id: string) => ({ id, object: 'model', created: 0, owned_by: 'massgen' });
-  app.get('/v1/models', (c) =>
-    c.json({ object: 'list', data: servedModels(cwd, options.config).map((m) => modelObject(m.id)) }),
+  app.get('/v1/models', async (c) =>
+    c.json({ object: 'list', data: (await catalog.list()).map((m) => modelObject(m.id)) }),
   );
-  app.get('/v1/models/*', (c) => {
-    const id = decodeURIComponent(c.req.path.slice('/v1/models/'.length));
-    if (!servedModels(cwd, options.config).some((m) => m.id === id)) throw unknownModel(id);
+  app.get('/v1/models/*', async (c) => {
+    const raw = new URL(c.req.url).pathname.slice('/v1/models/'.length);
+    const id = safeDecode(raw);
+    if (id === null)
+      throw badRequest(
+        `the model id "${raw.slice(0, 100)}" is not valid percent-encoding: encode it with encodeURIComponent`,
+      );
+    if (!(await catalog.find(id))) throw unknownModel(id);
     return c.json(modelObject(id));
   });
 
+  const busy = () =>
+    new WireError(
+      429,
+      'the server is at its limit of runs in progress and waiting: retry later',
+      'rate_limit_error',
+      'rate_limit_exceeded',
+      null,
+      {
+        'Retry-After': String(slots.retryAfterSeconds),
+      },
+    );
+
   app.post(
     '/v1/chat/completions',
+    // Admission first: a request that cannot get a place is refused before its body is even read.
+    async (_c, next) => {
+      if (slots.full) throw busy();
+      await next();
+    },
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
@@ -152,7 +291,7 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
     async (c) => {
       const receivedAt = performance.now();
       const request = await parseRequest(c);
-      const model = servedModels(cwd, options.config).find((m) => m.id === request.model);
+      const model = await catalog.find(request.model);
       if (!model) throw unknownModel(request.model);
       const messages = messagesOf(request);
       try {
@@ -166,11 +305,7 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
       try {
         release = await slots.acquire(c.req.raw.signal);
       } catch (error) {
-        if (error instanceof ServerBusyError) {
-          throw new WireError(429, error.message, 'rate_limit_error', 'rate_limit_exceeded', null, {
-            'Retry-After': String(error.retryAfterSeconds),
-          });
-        }
+        if (error instanceof ServerBusyError) throw busy();
         throw new WireError(499, 'the client closed the request', 'invalid_request_error', 'cancelled');
       }
       const controller = new AbortController();
@@ -191,6 +326,7 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
           env,
           ...(options.logging === undefined ? {} : { logging: options.logging }),
           ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.launch ? { launch: options.launch } : {}),
         },
         signal,
         timing: { receivedAt, admittedAt: performance.now() },
@@ -205,7 +341,9 @@ export function createOpenAIApp(options: OpenAIAppOptions) {
 
   return {
     /** The file `model: "massgen"` runs. */
-    mainConfigFile: configFile(cwd, options.config),
+    mainConfigFile,
+    /** Lists the models (once before a server starts listening, so no request waits for it). */
+    ready: () => catalog.refresh().then(() => undefined),
     fetch: (request: Request): Promise<Response> => Promise.resolve(app.fetch(request)),
     slots,
     /** Cancels every run in progress (server shutdown). */
@@ -227,8 +365,7 @@ function unknownModel(id: string): WireError {
 
 /** The body as a checked request, or a `400` naming the first bad key. */
 async function parseRequest(c: Context) {
-  if (!(c.req.header('content-type') ?? '').toLowerCase().includes('application/json'))
-    throw badRequest('the request body must be JSON, sent with "Content-Type: application/json"');
+  // The content type was checked by the request guard (exactly application/json).
   let raw: unknown;
   try {
     raw = await c.req.json();

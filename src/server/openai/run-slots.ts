@@ -33,16 +33,23 @@ export class RunSlots {
     return this.queue.size;
   }
 
+  /** True when every slot and every queue place is taken: a new request would be refused. */
+  get full(): boolean {
+    return this.queue.pending >= this.maxConcurrent && this.queue.size >= this.maxQueue;
+  }
+
+  /** Seconds to tell a refused client to wait (`Retry-After`), from how long runs have been taking. */
+  get retryAfterSeconds(): number {
+    return Math.min(60, Math.max(1, Math.ceil(this.averageMs / 1000)));
+  }
+
   /**
    * Waits for a slot and resolves with the function that gives it back (call it once the run is over).
    * @throws {ServerBusyError} at once when every slot and queue place is taken.
    * @throws the signal's reason when it aborts while the request waits.
    */
   acquire(signal: AbortSignal): Promise<() => void> {
-    if (this.queue.pending >= this.maxConcurrent && this.queue.size >= this.maxQueue) {
-      const seconds = Math.ceil(this.averageMs / 1000);
-      return Promise.reject(new ServerBusyError(Math.min(60, Math.max(1, seconds))));
-    }
+    if (this.full) return Promise.reject(new ServerBusyError(this.retryAfterSeconds));
     return new Promise((resolve, reject) => {
       this.queue
         .add(

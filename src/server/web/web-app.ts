@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
 import { z } from 'zod';
 import {
   BrowseRefusedError,
@@ -20,7 +22,8 @@ import {
 import { describeError, MassGenError } from '../../types/errors.js';
 import { listPastRuns, listPastSessions, pastRunDir, readPastEvents } from './history.js';
 import { RunHub, UnknownRunError, type HubRun } from './run-hub.js';
-import { sameToken, tokenFromRequest } from './auth.js';
+import { anySameToken, cookieName, sameToken, tokensFromRequest } from './auth.js';
+import { HostAllowList, requestGuard, safeDecode } from './guard.js';
 
 /** Options of {@link createWebApp}. */
 export interface WebAppOptions {
@@ -30,10 +33,14 @@ export interface WebAppOptions {
   config?: string;
   /** When set, every request must carry it (header, `?token=` or the cookie set from it). */
   authToken?: string;
+  /** The `Host` values answered (default: the loopback names, on any port). */
+  hosts?: HostAllowList;
   /** Where the built browser app is (default: `dist/web` of the installed package). */
   staticDir?: string;
 }
 
+/** Request bodies larger than this are refused: the page sends questions and small objects. */
+const MAX_BODY_BYTES = 1024 * 1024;
 const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -65,19 +72,74 @@ export function createWebApp(options: WebAppOptions) {
       return file;
     },
   });
+  const hosts = options.hosts ?? new HostAllowList(undefined);
+  const token = options.authToken;
   const app = new Hono();
+  const isApi = (p: string) => p === '/api' || p.startsWith('/api/');
 
+  app.onError((error, c) => c.json({ error: `internal error: ${describeError(error)}` }, 500));
+  // The page loads nothing from elsewhere and is never framed; responses are not readable cross-origin.
+  app.use(
+    '*',
+    secureHeaders({
+      strictTransportSecurity: false,
+      xFrameOptions: 'DENY',
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
+  app.use(
+    '*',
+    requestGuard({
+      hosts,
+      server: 'massgen --web',
+      strictSite: isApi,
+      refuse: (c, refusal) =>
+        isApi(c.req.path)
+          ? c.json({ error: refusal.message }, refusal.status)
+          : c.text(refusal.message, refusal.status),
+    }),
+  );
   app.use('*', async (c, next) => {
-    if (options.authToken && !sameToken(tokenFromRequest(c.req.raw), options.authToken)) {
-      return c.json({ error: 'missing or wrong token: open the URL massgen --web printed' }, 401);
+    if (!token) return next();
+    if (!anySameToken(tokensFromRequest(c.req.raw, cookieName(hosts.port)), token)) {
+      const message = `massgen --web needs its token: open the address it printed (http://…/?token=…), or restart it with --no-auth`;
+      return isApi(c.req.path) ? c.json({ error: message }, 401) : c.text(message, 401);
+    }
+    // The page's address carried the token: keep it in a cookie for the page's own requests and socket.
+    const fromQuery = c.req.query('token');
+    if (isApi(c.req.path) || c.req.method !== 'GET' || !fromQuery || !sameToken(fromQuery, token))
+      return next();
+    const cookie = `${cookieName(hosts.port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    const site = c.req.header('sec-fetch-site');
+    if (site === 'none' || site === 'same-origin') {
+      // Typed, opened by --open, or bookmarked: send the browser on to the clean address at once. (After
+      // a link from another site a Strict cookie would not follow the redirect: the page drops the token
+      // from the address bar itself.)
+      const url = new URL(c.req.url);
+      url.searchParams.delete('token');
+      c.header('Set-Cookie', cookie);
+      c.header('Cache-Control', 'no-store');
+      return c.redirect(`${url.pathname}${url.search}`, 302);
     }
     await next();
-    // The token came in the address: keep it in a cookie so the page's own requests carry it.
-    const fromQuery = c.req.query('token');
-    if (options.authToken && fromQuery === options.authToken) {
-      c.header('Set-Cookie', `massgen_token=${fromQuery}; HttpOnly; SameSite=Strict; Path=/`);
-    }
+    c.header('Set-Cookie', cookie);
   });
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json({ error: 'the request body is larger than 1 MiB: send a shorter question' }, 413),
+    }),
+  );
 
   app.get('/api/configs', (c) => c.json(configChoices(cwd, options.config)));
 
@@ -199,14 +261,21 @@ export function createWebApp(options: WebAppOptions) {
     }
   });
 
+  app.notFound((c) => c.json({ error: `nothing at ${c.req.method} ${c.req.path.slice(0, 100)}` }, 404));
   app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
 
   // The page: static assets, and index.html for every other path (client-side routes such as /runs/ID).
   app.get('*', async (c) => {
-    const requested = path.normalize(decodeURIComponent(c.req.path)).replace(/^([/\\])+/, '');
+    const decoded = safeDecode(new URL(c.req.url).pathname);
+    if (decoded === null || decoded.includes('\0'))
+      return c.text(
+        `the path "${c.req.path.slice(0, 100)}" is not valid percent-encoding: check the address`,
+        400,
+      );
+    const requested = path.normalize(decoded).replace(/^([/\\])+/, '');
     const file = path.join(staticDir, requested);
     const inside = file.startsWith(staticDir + path.sep);
-    const target = inside && requested !== '' && existsSync(file) ? file : path.join(staticDir, 'index.html');
+    const target = inside && requested !== '' && isFile(file) ? file : path.join(staticDir, 'index.html');
     try {
       const data = await readFile(target);
       return c.body(new Uint8Array(data), 200, {
@@ -218,6 +287,14 @@ export function createWebApp(options: WebAppOptions) {
   });
 
   return { app, hub };
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The report with its lines formatted exactly as `massgen --validate` prints them. */

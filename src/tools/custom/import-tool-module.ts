@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type * as TsxApi from 'tsx/esm/api';
 import { ConfigError } from '../../types/errors.js';
 
 /** A loaded tool module: its namespace, as `import()` returns it. */
@@ -10,8 +11,9 @@ const NATIVE_EXTENSIONS: ReadonlySet<string> = new Set(['.js', '.mjs', '.cjs']);
 const TYPESCRIPT_EXTENSIONS: ReadonlySet<string> = new Set(['.ts', '.mts', '.cts']);
 
 /**
- * Imports a custom tool module: JavaScript natively, TypeScript through tsx (always, so the path that
- * runs in production is the one tests exercise, even under a bundler-backed test runner).
+ * Imports a custom tool module: JavaScript natively, TypeScript through tsx when it is installed
+ * (always then, so the path that runs in production is the one tests exercise, even under a
+ * bundler-backed test runner), else through Node's own type stripping where it has it.
  *
  * @param where the config path of the entry's `path` key, e.g. `agents[0].backend.custom_tools[1].path`.
  * @throws ConfigError when the file is missing, has an unsupported extension or fails to load.
@@ -47,6 +49,17 @@ export async function importToolModule(
     const loaded: unknown = typescript ? await importTypeScript(url) : await import(url);
     return loaded as ToolModule;
   } catch (error) {
+    if (error instanceof TsxMissing) {
+      throw new ConfigError(
+        `${where}: loading the TypeScript ${what} ${path} needs tsx, which is not installed`,
+        {
+          path: where,
+          hint:
+            'install it beside massgen: npm install -g tsx (npm install tsx where massgen is a project ' +
+            'dependency), or use Node 22.18 or later, which strips types itself, or compile the module to .js',
+        },
+      );
+    }
     throw new ConfigError(`${where}: cannot load ${path}: ${firstLineOf(error)}`, {
       path: where,
       cause: error,
@@ -55,10 +68,39 @@ export async function importToolModule(
   }
 }
 
-/** tsx pulls in esbuild; load it only when a config actually has a TypeScript tool. */
+/** tsx is not installed and this Node cannot strip types itself. */
+class TsxMissing extends Error {}
+
+/**
+ * tsx pulls in esbuild (a 12 MB binary), so it is an optional peer dependency, loaded only when a
+ * config actually has a TypeScript module. Without it, a Node that strips types itself (22.18+,
+ * 23.6+: `process.features.typescript`) imports the file natively.
+ */
 async function importTypeScript(url: string): Promise<unknown> {
-  const { tsImport } = await import('tsx/esm/api');
-  return tsImport(url, import.meta.url);
+  let tsx: typeof TsxApi;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch (error) {
+    if (!isMissingTsx(error)) throw error;
+    if ((process.features as { typescript?: unknown }).typescript) return import(url);
+    throw new TsxMissing();
+  }
+  return tsx.tsImport(url, import.meta.url);
+}
+
+/** `import('tsx/…')` failed because the package is absent (the error may arrive wrapped, as `cause`). */
+function isMissingTsx(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 3; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      current.message.includes("'tsx")
+    ) {
+      return true;
+    }
+    current = current.cause;
+  }
+  return false;
 }
 
 async function fileKind(path: string): Promise<'file' | 'missing' | 'other'> {

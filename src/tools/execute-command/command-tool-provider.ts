@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, realpathSync } from 'node:fs';
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../../types/errors.js';
@@ -15,14 +15,21 @@ import {
   findExecutable,
   hostUser,
 } from './docker.js';
-import { runProcess, type RunResult } from './run-process.js';
+import {
+  type ExecutionMode,
+  formatBytes,
+  formatResult,
+  formatSeconds,
+  sandboxHint,
+} from './command-result.js';
+import { commandLimiter, DEFAULT_MAX_PROCESSES } from './limits.js';
+import { runProcess, type RunRequest, type RunResult } from './run-process.js';
 import { bwrapArgs, type SandboxLayout } from './sandbox.js';
 import { dockerClientEnv, scrubEnv } from './scrub-env.js';
 
 export const EXECUTE_COMMAND_TOOL = 'execute_command';
 
-/** Where `execute_command` runs. */
-export type ExecutionMode = 'sandbox' | 'local' | 'docker';
+export { type ExecutionMode, formatSeconds };
 
 /** 1 GiB. */
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 1024 ** 3;
@@ -46,8 +53,13 @@ export interface CommandToolOptions {
   docker?: DockerSettings;
   /** Required in sandbox mode: the bwrap binary and what a command may see in each phase. */
   sandbox?: { bwrap: string; layout: (phase: ToolContext['phase']) => SandboxLayout };
-  /** The largest file a command may write (RLIMIT_FSIZE), in bytes. Default 1 GiB. */
+  /**
+   * The most a command may write, in bytes: the largest file (RLIMIT_FSIZE), and how much the disk
+   * holding the workspace may grow while it runs (and the size of the sandbox's `/tmp`). Default 1 GiB.
+   */
   maxFileSizeBytes?: number;
+  /** Sandbox and docker modes: the most processes (threads included) a command may run at once. Default 512. */
+  maxProcesses?: number;
   /** Local mode: the shell that runs commands (`<shell> -c <command>`). Default /bin/bash, else sh. */
   shell?: string;
 }
@@ -85,12 +97,6 @@ function defaultShell(): string {
   }
 }
 
-/** `1s`, `1.5s`, `120s`. */
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(1))}s`;
-}
-
 /**
  * The `execute_command` tool: runs a shell command in the agent's workspace — in an OS sandbox
  * (bubblewrap: the machine read-only, the workspace writable, home hidden, no network), in a
@@ -108,12 +114,30 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
   if (mode === 'sandbox' && options.sandbox === undefined)
     throw new Error('Sandbox mode needs the sandbox settings.');
   const maxFileSize = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-  const prlimit = findExecutable('prlimit', options.env.PATH);
-  /** Runs `file args` under the file-size limit (util-linux `prlimit`, where there is one). */
-  const limited = (file: string, args: string[]): { file: string; args: string[] } =>
+  const maxProcesses = options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+  // Its real path: the sandbox runs it, and a link on PATH may sit in a folder the sandbox hides.
+  const found = findExecutable('prlimit', options.env.PATH);
+  const prlimit = found === null ? null : realpathSync(found);
+  if (mode === 'sandbox' && prlimit === null)
+    throw new Error(
+      "Sandbox mode needs util-linux's prlimit on PATH (for the process and file-size limits).",
+    );
+  /**
+   * `file args` under the file-size limit (util-linux `prlimit`, where there is one) and, in the
+   * sandbox, the process limit: set inside the sandbox's user namespace, where it counts only the
+   * command's own processes.
+   */
+  const limited = (file: string, args: string[], processes = false): string[] =>
     prlimit === null
-      ? { file, args }
-      : { file: prlimit, args: [`--fsize=${maxFileSize}`, '--', file, ...args] };
+      ? [file, ...args]
+      : [
+          prlimit,
+          ...(processes ? [`--nproc=${maxProcesses}`] : []),
+          `--fsize=${maxFileSize}`,
+          '--',
+          file,
+          ...args,
+        ];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new Error(`timeoutMs must be positive, not ${timeoutMs}.`);
   const maxOutputChars = Math.max(100, options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
@@ -124,7 +148,15 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
 
   const definition: ToolDefinition = {
     name: EXECUTE_COMMAND_TOOL,
-    description: describe({ workspace, timeoutMs, outputChars, mode, docker, sandbox: options.sandbox }),
+    description: describe({
+      workspace,
+      timeoutMs,
+      outputChars,
+      mode,
+      docker,
+      sandbox: options.sandbox,
+      limits: { bytes: maxFileSize, processes: maxProcesses },
+    }),
     parameters: {
       type: 'object',
       properties: {
@@ -164,18 +196,29 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     signal: AbortSignal,
     phase: ToolContext['phase'],
   ): Promise<RunResult> => {
+    const id = randomUUID();
+    const layout = mode === 'sandbox' ? options.sandbox!.layout(phase) : null;
+    const limiter = await commandLimiter(id, {
+      processes: mode === 'sandbox' ? maxProcesses : null,
+      writeBytes: maxFileSize,
+      writable: [workspace, ...(layout?.writable ?? [])],
+    });
+    const watched = (request: Omit<RunRequest, 'watch'>) =>
+      runProcess({ ...request, watch: (pid) => limiter.check(pid) }).finally(() => limiter.dispose());
     if (mode === 'local' || mode === 'sandbox') {
-      const id = randomUUID();
       const marker = `${MARKER_VARIABLE}=${id}`;
       // In the sandbox the command is pid 1's child in a pid namespace of its own: when it ends, the
       // kernel ends everything it started. The marker still finds strays in local mode.
-      const inner = [shell, '-c', command];
-      const program =
-        mode === 'sandbox'
-          ? limited(options.sandbox!.bwrap, [...bwrapArgs(options.sandbox!.layout(phase)), ...inner])
+      const [file, ...args] =
+        layout !== null
+          ? [
+              options.sandbox!.bwrap,
+              ...bwrapArgs({ ...layout, tmpBytes: maxFileSize }),
+              ...limited(shell, ['-c', command], true),
+            ]
           : limited(shell, ['-c', command]);
-      return runProcess({
-        ...program,
+      return watched({
+        ...limiter.wrap(file!, args),
         cwd: workspace,
         env: { ...env, [MARKER_VARIABLE]: id },
         timeoutMs: limitMs,
@@ -191,7 +234,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     const containerEnv: Record<string, string> = {};
     for (const key of ['LANG', 'TZ', 'TERM'])
       if (commandEnv[key] !== undefined) containerEnv[key] = commandEnv[key];
-    return runProcess({
+    return watched({
       file: binary,
       args: dockerRunArgs({
         command,
@@ -201,6 +244,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
         user: hostUser(),
         env: containerEnv,
         maxFileSizeBytes: maxFileSize,
+        maxProcesses,
       }),
       cwd: workspace,
       env: clientEnv,
@@ -255,7 +299,17 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
         running.delete(entry);
         context.signal.removeEventListener('abort', forward);
       }
-      return formatResult(result, { limitMs, maxFileSize, mode, hint: sandboxHint(options, context.phase) });
+      const hint =
+        mode === 'sandbox'
+          ? sandboxHint(workspace, options.sandbox!.layout(context.phase), maxFileSize)
+          : null;
+      return formatResult(result, {
+        limitMs,
+        maxFileSize,
+        mode,
+        hint,
+        maxProcesses: mode === 'local' ? null : maxProcesses,
+      });
     },
     async close(): Promise<void> {
       closed = true;
@@ -273,6 +327,7 @@ function describe(options: {
   mode: ExecutionMode;
   docker: DockerSettings | undefined;
   sandbox: CommandToolOptions['sandbox'];
+  limits: { bytes: number; processes: number };
 }): string {
   const limit = formatSeconds(options.timeoutMs);
   const network = options.sandbox?.layout('coordination').network;
@@ -286,64 +341,7 @@ function describe(options: {
     `Run a shell command ${where}. It starts in the workspace, which is also HOME; relative paths are relative to it.`,
     `Returns the exit code and the output (stdout and stderr together); output beyond ${options.outputChars} characters is truncated (start and end kept).`,
     `The command is killed after ${limit} (timeout_seconds can lower this); anything it leaves running in the background is stopped when it ends; stdin is empty, so do not start interactive programs.`,
+    `A command may write at most ${formatBytes(options.limits.bytes)}${options.mode === 'local' ? '' : ` and run at most ${options.limits.processes} processes at once`}; going past that stops it.`,
     'A few commands are refused outright (rm -rf /, sudo, fork bombs, formatting disks).',
   ].join(' ');
-}
-
-/** What a sandboxed command that failed on a read-only or missing path should be told. */
-function sandboxHint(options: CommandToolOptions, phase: ToolContext['phase']): string | null {
-  if (options.mode !== 'sandbox' || !options.sandbox) return null;
-  const layout = options.sandbox.layout(phase);
-  const writable = [options.workspace, ...layout.writable].join(', ');
-  return `[This command runs in a sandbox: only ${writable} ${layout.writable.length > 0 ? 'are' : 'is'} writable, the rest of the machine is read-only, the home folder is hidden${layout.network ? '' : ' and there is no network'}.]`;
-}
-
-/** Output that shows the sandbox got in the way (so the hint is worth its tokens). */
-const SANDBOX_SYMPTOM =
-  /Read-only file system|Permission denied|Network is unreachable|Could not resolve host|Temporary failure in name resolution|No such file or directory/;
-
-function formatResult(
-  result: RunResult,
-  options: { limitMs: number; maxFileSize: number; mode: ExecutionMode; hint: string | null },
-): ToolResult {
-  const { limitMs } = options;
-  const output = result.output === '' ? '(no output)' : result.output;
-  if (
-    result.startError !== null &&
-    result.exitCode === null &&
-    result.signal === null &&
-    !result.timedOut &&
-    !result.aborted
-  ) {
-    return { content: `The command could not be started: ${result.startError}`, isError: true };
-  }
-  if (result.timedOut) {
-    return {
-      content: `killed after ${formatSeconds(limitMs)} timeout\n${output}\n[The command did not finish in time. Make it faster, split it into smaller steps, or run it with a longer timeout_seconds if allowed.]`,
-      isError: true,
-    };
-  }
-  if (result.aborted) {
-    return { content: `cancelled after ${formatSeconds(result.durationMs)}\n${output}`, isError: true };
-  }
-  if (result.signal === 'SIGXFSZ' || /File size limit exceeded/.test(result.output)) {
-    return {
-      content: `stopped: the command tried to write a file larger than the ${formatBytes(options.maxFileSize)} limit (command_max_file_size_mb)\n${output}`,
-      isError: true,
-    };
-  }
-  // The mode is on the status line, so events, logs and the model all see where the command ran.
-  const status = `${
-    result.exitCode !== null
-      ? `exit code ${result.exitCode}`
-      : `killed by signal ${result.signal ?? 'unknown'}`
-  } (${options.mode})`;
-  const failed = result.exitCode !== 0 && options.hint !== null && SANDBOX_SYMPTOM.test(result.output);
-  return { content: `${status}\n${output}${failed ? `\n${options.hint}` : ''}` };
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
-  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MiB`;
-  return `${bytes} bytes`;
 }

@@ -31,9 +31,10 @@ export interface DockerRunOptions {
   env?: Readonly<Record<string, string>>;
   /** The largest file the command may write (`--ulimit fsize`), in bytes. */
   maxFileSizeBytes?: number;
+  /** The most processes the container may run (`--pids-limit`). Default 512. */
+  maxProcesses?: number;
 }
 
-/** Limits applied to every container besides the configured memory and CPUs. */
 const PIDS_LIMIT = 512;
 
 /**
@@ -52,7 +53,14 @@ export function dockerRunArgs(options: DockerRunOptions): string[] {
   if (!docker.network) args.push('--network', 'none');
   if (docker.memory !== undefined) args.push('--memory', docker.memory);
   if (docker.cpus !== undefined) args.push('--cpus', String(docker.cpus));
-  args.push('--pids-limit', String(PIDS_LIMIT), '--security-opt', 'no-new-privileges', '--cap-drop', 'ALL');
+  args.push(
+    '--pids-limit',
+    String(options.maxProcesses ?? PIDS_LIMIT),
+    '--security-opt',
+    'no-new-privileges',
+    '--cap-drop',
+    'ALL',
+  );
   if (options.maxFileSizeBytes !== undefined) args.push('--ulimit', `fsize=${options.maxFileSizeBytes}`);
   args.push('-v', `${options.workspace}:${CONTAINER_WORKSPACE}`, '-w', CONTAINER_WORKSPACE);
   if (options.user !== null) args.push('--user', `${options.user.uid}:${options.user.gid}`);

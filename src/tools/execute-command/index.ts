@@ -13,5 +13,7 @@ export {
   type DockerRunOptions,
   type DockerSettings,
 } from './docker.js';
-export { bwrapArgs, homeLayout, sandboxSupport, type SandboxLayout, type SandboxSupport } from './sandbox.js';
+export { bwrapArgs, homeLayout, type SandboxLayout } from './sandbox.js';
+export { sandboxSupport, type SandboxSupport } from './sandbox-support.js';
+export { processBound } from './limits.js';
 export { scrubEnv } from './scrub-env.js';

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { sleep } from '../../util/abort.js';
 import { trackProcessTree } from '../../util/child-reaper.js';
 import { OutputCapture } from './output-capture.js';
 import { stopProcessGroup } from './process-group.js';
@@ -16,7 +17,15 @@ export interface RunRequest {
   marker?: string | null;
   /** Extra work to stop it early (e.g. `docker kill`), before its process group is signalled. */
   onStop?: () => Promise<void>;
+  /**
+   * Asked every {@link WATCH_MS} while the program runs, and once when it has ended: a reason stops
+   * it (a limit it went past) and is reported in {@link RunResult.limit}.
+   */
+  watch?: (pid: number) => Promise<string | null>;
 }
+
+/** How often {@link RunRequest.watch} is asked. */
+export const WATCH_MS = 100;
 
 export interface RunResult {
   /** Null when killed by a signal or not started. */
@@ -30,6 +39,8 @@ export interface RunResult {
   durationMs: number;
   /** Why the program could not be started at all. */
   startError: string | null;
+  /** A limit the command went past (from {@link RunRequest.watch}), and whether it was stopped for it. */
+  limit: { reason: string; stopped: boolean } | null;
 }
 
 /** How long the output pipes may stay open after the process group is gone (a process that escaped it). */
@@ -113,8 +124,29 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
   };
   if (request.signal.aborted) onAbort();
   else request.signal.addEventListener('abort', onAbort, { once: true });
+  let limit: RunResult['limit'] = null;
+  let exited = false;
+  const quiet = new AbortController();
+  const watch = request.watch;
+  const watching =
+    watch && pid !== undefined
+      ? (async () => {
+          while (!exited && limit === null) {
+            await sleep(WATCH_MS, quiet.signal).catch(() => {});
+            if (exited) break;
+            const reason = await watch(pid).catch(() => null);
+            if (reason !== null && !exited) {
+              limit = { reason, stopped: true };
+              stop();
+            }
+          }
+        })()
+      : undefined;
 
   const end = await ended;
+  exited = true;
+  quiet.abort();
+  await watching;
   clearTimeout(timer);
   request.signal.removeEventListener('abort', onAbort);
   // Background jobs (`cmd &`) must not outlive the call, whether it ended by itself or not.
@@ -122,6 +154,11 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
   await stopping;
   untrack();
   await whenClosed(child, PIPE_CLOSE_WAIT_MS);
+  // What it did in its last moments (a burst of writes) is checked once more.
+  if (limit === null && watch && pid !== undefined) {
+    const reason = await watch(pid).catch(() => null);
+    if (reason !== null) limit = { reason, stopped: false };
+  }
 
   if ('error' in end) {
     if (pid === undefined) return failed(started, end.error);
@@ -134,6 +171,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
       totalBytes: capture.totalBytes,
       durationMs: Date.now() - started,
       startError: end.error.message,
+      limit,
     };
   }
   return {
@@ -145,6 +183,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
     totalBytes: capture.totalBytes,
     durationMs: Date.now() - started,
     startError: null,
+    limit,
   };
 }
 
@@ -158,5 +197,6 @@ function failed(started: number, error: unknown): RunResult {
     totalBytes: 0,
     durationMs: Date.now() - started,
     startError: error instanceof Error ? error.message : String(error),
+    limit: null,
   };
 }

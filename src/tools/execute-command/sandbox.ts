@@ -1,8 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findExecutable } from './docker.js';
 
 /**
  * What a sandboxed process may see and touch. Everything else on the machine is read-only; the
@@ -27,54 +25,28 @@ export interface SandboxLayout {
    * see the real one read-only and get `TMPDIR` in the workspace instead.
    */
   privateTmp?: boolean;
+  /** How much the private `/tmp` holds (it lives in memory), in bytes. Default 1 GiB. */
+  tmpBytes?: number;
 }
 
-/** Whether the OS sandbox can run here, and why not. */
-export type SandboxSupport = { ok: true; bwrap: string } | { ok: false; reason: string; hint: string };
-
-let cached: { path: string | undefined; support: SandboxSupport } | null = null;
+const MIB = 1024 * 1024;
+/** The empty folders put over hidden ones and `/run`: room for what a program scribbles there, no more. */
+const SCRATCH_BYTES = 16 * MIB;
+/** `/dev/shm`, as big as Docker's default. */
+const SHM_BYTES = 64 * MIB;
+const DEFAULT_TMP_BYTES = 1024 * MIB;
+/** The user and group ids root becomes inside the sandbox: `nobody`. */
+const NOBODY = 65534;
 
 /**
- * Whether bubblewrap works on this machine: the binary is on PATH and can create the namespaces it
- * needs (user namespaces may be disabled, or a container may forbid them). Checked once per PATH.
+ * Who a sandboxed process is inside its user namespace: the caller's ids, except that root becomes
+ * `nobody` (so programs do not take themselves for root). The namespace maps it back to the caller
+ * outside, so whatever it creates in the workspace belongs to the caller.
  */
-export function sandboxSupport(pathVariable: string | undefined): SandboxSupport {
-  if (cached && cached.path === pathVariable) return cached.support;
-  const support = probe(pathVariable);
-  cached = { path: pathVariable, support };
-  return support;
-}
-
-function probe(pathVariable: string | undefined): SandboxSupport {
-  if (process.platform !== 'linux') {
-    return {
-      ok: false,
-      reason: `no OS sandbox is supported on ${process.platform} yet`,
-      hint: 'use execution_mode: docker, or execution_mode: local to run commands unsandboxed',
-    };
-  }
-  const bwrap = findExecutable('bwrap', pathVariable);
-  if (bwrap === null) {
-    return {
-      ok: false,
-      reason: 'bubblewrap (bwrap) is not installed',
-      hint: 'install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap), or use execution_mode: docker',
-    };
-  }
-  const trial = spawnSync(
-    bwrap,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-all', '--die-with-parent', '--', 'true'],
-    { encoding: 'utf8', timeout: 10_000 },
-  );
-  if (trial.status !== 0) {
-    const why = (trial.stderr || trial.error?.message || `exit code ${trial.status}`).trim();
-    return {
-      ok: false,
-      reason: `bubblewrap cannot create a sandbox here (${why})`,
-      hint: 'enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1), or use execution_mode: docker',
-    };
-  }
-  return { ok: true, bwrap };
+export function sandboxIds(): { uid: number; gid: number } {
+  const uid = process.getuid?.() ?? NOBODY;
+  const gid = process.getgid?.() ?? NOBODY;
+  return uid === 0 ? { uid: NOBODY, gid: NOBODY } : { uid, gid };
 }
 
 /** Folders in a home that hold credentials or settings: never granted whole, even when on PATH. */
@@ -91,51 +63,111 @@ const PRIVATE_HOME_FOLDERS = new Set([
 
 /**
  * What a sandbox hides of the user's home by default, and what it grants back: the home (and `$HOME`
- * if it differs) is hidden, but toolchains installed there and found on PATH (`~/.pyenv`, `~/.nvm`,
- * `~/.cargo`) stay readable, or `python3` would vanish on machines that install it per user. A PATH
- * entry inside a private folder (`~/.local/bin`) is granted alone.
+ * if it differs) is hidden, but PATH entries inside it (`~/.cargo/bin`, `~/.nvm/…/bin`) stay
+ * readable, or `python3` would vanish on machines that install it per user. Only the entry itself is
+ * granted, never the folder above it: `~/.cargo/bin` on PATH must not bring `~/.cargo/credentials.toml`
+ * along. A program there that is a link (nvm's `npm`, a pipx app) also gets the package it points
+ * into: the nearest folder above the target holding a `package.json` or `pyvenv.cfg`.
  */
 export function homeLayout(env: Readonly<Record<string, string | undefined>>): {
   hidden: string[];
   readOnly: string[];
 } {
   const homes = [...new Set([os.homedir(), env.HOME].filter((h): h is string => Boolean(h) && h !== '/'))];
+  const inHome = (p: string) =>
+    homes.find((home) => {
+      const relative = path.relative(home, p);
+      return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+    });
   const readOnly = new Set<string>();
   for (const entry of (env.PATH ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(entry)) continue;
-    for (const home of homes) {
-      const relative = path.relative(home, entry);
-      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
-      const top = relative.split(path.sep)[0]!;
-      readOnly.add(PRIVATE_HOME_FOLDERS.has(top) ? entry : path.join(home, top));
+    if (!path.isAbsolute(entry) || inHome(entry) === undefined) continue;
+    readOnly.add(entry);
+    for (const name of listLinks(entry)) {
+      const target = realPath(path.join(entry, name));
+      const home = inHome(target);
+      if (home === undefined) continue;
+      const root = packageRoot(target, home);
+      if (root !== null && !PRIVATE_HOME_FOLDERS.has(path.relative(home, root).split(path.sep)[0]!))
+        readOnly.add(root);
     }
   }
   return { hidden: homes, readOnly: [...readOnly] };
 }
 
+/** The names of the symbolic links in `dir` (none if it cannot be read). */
+function listLinks(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isSymbolicLink())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The package folder holding `target` (below `home`, never `home` itself), else the target's folder. */
+function packageRoot(target: string, home: string): string | null {
+  for (let dir = path.dirname(target); dir.length > home.length; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, 'pyvenv.cfg'))) return dir;
+  }
+  const folder = path.dirname(target);
+  return folder === home ? null : folder;
+}
+
+function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** One mount of the sandbox: deeper paths are mounted later, so they win over the folders around them. */
+interface Mount {
+  dir: string;
+  /** At one path: hidden, then read-only, then writable, then the workspace. */
+  rank: number;
+  args: string[];
+}
+
+const depth = (dir: string) => dir.split(path.sep).filter(Boolean).length;
+
 /**
- * bubblewrap's arguments for `layout`, ending in `--` so the command follows. Order matters: later
- * mounts cover earlier ones, so the read-only root comes first, then what is hidden, then what is
- * granted, and protected paths last so nothing above re-opens them.
+ * bubblewrap's arguments for `layout`, ending in `--` so the command follows.
+ *
+ * The command gets a user namespace of its own with every capability dropped — whoever runs massgen,
+ * root included — so it cannot unmount what hides the home, remount the machine writable, enter
+ * another namespace or override file permissions; it cannot create user namespaces either. It has its
+ * own process tree and `/proc` (the host's processes are not even visible), its own IPC, hostname and,
+ * without network, its own network namespace (no host ports, no abstract unix sockets). `/run` and
+ * `/var/run` (the Docker socket, D-Bus, `$XDG_RUNTIME_DIR`) are replaced by empty folders; with
+ * network on, only the folder `/etc/resolv.conf` points into is granted back. Every place it can write
+ * besides the granted folders is a size-limited tmpfs, and `/dev` is read-only.
+ *
+ * Mounts go parent first: a folder hidden inside a read-only one stays hidden (`.massgen` inside a
+ * `read` context path), a workspace inside a hidden folder is granted again, a protected path inside a
+ * writable one stays read-only.
  */
 export function bwrapArgs(layout: SandboxLayout): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  if (layout.privateTmp !== false) args.push('--tmpfs', '/tmp');
-  for (const dir of layout.hidden) args.push('--tmpfs', dir);
-  const bind = (flag: string, dir: string) => {
-    if (existsSync(dir)) args.push(flag, dir, dir);
-  };
-  // Granted folders may sit inside hidden ones (a project under the home): bind them again.
-  for (const dir of layout.readOnly) bind('--ro-bind', dir);
-  for (const dir of layout.writable) bind('--bind', dir);
-  bind('--bind', layout.workspace);
-  // A read-only folder inside a writable one (a protected path inside a write context path) stays
-  // read-only: bound again after it.
-  const inside = (dir: string, folder: string) => dir.startsWith(`${folder}${path.sep}`);
-  for (const dir of layout.readOnly) {
-    if (inside(dir, layout.workspace) || layout.writable.some((w) => inside(dir, w))) bind('--ro-bind', dir);
-  }
-  args.push(
+  const ids = sandboxIds();
+  const args = [
+    '--unshare-user',
+    '--uid',
+    String(ids.uid),
+    '--gid',
+    String(ids.gid),
+    '--disable-userns',
+    '--cap-drop',
+    'ALL',
     // A process tree of its own: when the command's shell ends, the kernel ends everything it started,
     // including children that called setsid or double-forked.
     '--unshare-pid',
@@ -146,9 +178,80 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
     '--die-with-parent',
     // No TIOCSTI into the caller's terminal.
     '--new-session',
-    '--chdir',
-    layout.chdir ?? layout.workspace,
-    '--',
-  );
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--size',
+    String(SHM_BYTES),
+    '--tmpfs',
+    '/dev/shm',
+    '--proc',
+    '/proc',
+  ];
+  const mounts: Mount[] = [];
+  const scratch = (dir: string, bytes = SCRATCH_BYTES) =>
+    mounts.push({ dir, rank: 0, args: ['--size', String(bytes), '--tmpfs', dir] });
+  const bind = (flag: string, rank: number, dir: string) => {
+    if (existsSync(dir)) mounts.push({ dir, rank, args: [flag, dir, dir] });
+  };
+  if (layout.privateTmp !== false) scratch('/tmp', layout.tmpBytes ?? DEFAULT_TMP_BYTES);
+  else if (isDirectory('/tmp/.X11-unix')) scratch('/tmp/.X11-unix');
+  // Sockets of the machine's services live here; /var/run is usually a link to /run.
+  for (const dir of ['/run', '/var/run']) if (isDirectory(dir)) scratch(dir);
+  if (layout.network) {
+    const resolv = realPath('/etc/resolv.conf');
+    if (resolv.startsWith('/run/') || resolv.startsWith('/var/run/'))
+      bind('--ro-bind', 1, path.dirname(resolv));
+  }
+  for (const dir of layout.hidden) if (existsSync(dir)) scratch(dir);
+  // Root's own secrets stay root's: the sandbox of root still owns root's files, capabilities or not.
+  const masked = ids.uid === NOBODY && process.getuid?.() === 0 ? rootOnlyEtc() : [];
+  for (const { file, dir } of masked) {
+    mounts.push({ dir: file, rank: 0, args: dir ? ['--tmpfs', file] : ['--ro-bind', '/dev/null', file] });
+  }
+  for (const dir of layout.readOnly) bind('--ro-bind', 1, dir);
+  for (const dir of layout.writable) bind('--bind', 2, dir);
+  bind('--bind', 3, layout.workspace);
+  mounts.sort((a, b) => depth(a.dir) - depth(b.dir) || a.rank - b.rank);
+  for (const mount of mounts) args.push(...mount.args);
+  args.push('--remount-ro', '/dev');
+  for (const { file, dir } of masked) if (dir) args.push('--remount-ro', file);
+  args.push('--chdir', layout.chdir ?? layout.workspace, '--');
   return args;
+}
+
+let etcSecrets: { file: string; dir: boolean }[] | undefined;
+
+/**
+ * What in /etc (two levels down) only its owner may read — `/etc/shadow`, `/etc/ssl/private`, a
+ * service's password file. Root's sandbox maps to root outside, so it is these files' owner: they are
+ * masked (empty) rather than left readable. Root's files elsewhere stay readable to it: the user
+ * namespace drops root's capabilities, not its ownership.
+ */
+function rootOnlyEtc(): { file: string; dir: boolean }[] {
+  if (etcSecrets) return etcSecrets;
+  const found: { file: string; dir: boolean }[] = [];
+  const visit = (dir: string, level: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const file = path.join(dir, name);
+      try {
+        const info = lstatSync(file);
+        if (info.isSymbolicLink()) continue;
+        if ((info.mode & 0o004) === 0) found.push({ file, dir: info.isDirectory() });
+        else if (info.isDirectory() && level < 2) visit(file, level + 1);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  };
+  visit('/etc', 1);
+  return (etcSecrets = found);
 }

@@ -10,9 +10,9 @@ import type { McpServerSettings } from './settings.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, type McpTransport } from './transport.js';
 import { trackChildProcess } from '../../util/child-reaper.js';
+import { massgenVersion } from '../../util/package-json.js';
 import { stopChild } from './stop-child.js';
 
-const CLIENT_INFO = { name: 'massgen', version: '0.1.0' };
 const TERMINATE_SESSION_MS = 1_000;
 /**
  * The largest delay `setTimeout` accepts. Passed as the SDK's request timeout so its 60 s default
@@ -37,7 +37,7 @@ export class McpConnection {
   /** The stdio child's pid (for tests and diagnostics). */
   pid: number | undefined;
 
-  private readonly client = new Client(CLIENT_INFO, { capabilities: {} });
+  private readonly client = new Client({ name: 'massgen', version: massgenVersion() }, { capabilities: {} });
   private readonly transport: McpTransport;
   private readonly stderr = new StderrTail();
   private ready = false;

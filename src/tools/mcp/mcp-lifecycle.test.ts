@@ -60,10 +60,9 @@ describe('MCP provider lifecycle', () => {
     const fx = provider(nodeServer(serverPaths.fixture, ['--stubborn']));
     await fx.start(recorder().context);
     const pid = childPid(fx)!;
-    const startedAt = Date.now();
+    // A close that only asked would wait forever (the test's timeout); no elapsed-time bound needed.
     await fx.close();
     expect(isAlive(pid)).toBe(false);
-    expect(Date.now() - startedAt).toBeLessThan(4_000);
   });
 
   it('close() during a call rejects the call without reporting a failure', async () => {
@@ -80,9 +79,7 @@ describe('MCP provider lifecycle', () => {
     const { settings, marker } = silentServer();
     const hung = provider(settings, { startTimeoutMs: 300 });
     const { context, failed } = recorder();
-    const startedAt = Date.now();
     await hung.start(context);
-    expect(Date.now() - startedAt).toBeLessThan(2_000);
     expect(failed().map((event) => event.message)).toEqual([
       'MCP server "fx" could not start: no answer within 0.3 s',
     ]);
@@ -92,15 +89,14 @@ describe('MCP provider lifecycle', () => {
   it('an abort during start stops the attempt, kills the child and reports nothing', async () => {
     const { settings, marker } = silentServer();
     let clock = 0;
-    const hung = provider(settings, { now: () => clock });
+    // A start timeout far beyond the test's own: only the abort can end this attempt in time.
+    const hung = provider(settings, { now: () => clock, startTimeoutMs: 3_600_000 });
     const controller = new AbortController();
     const { context, events } = recorder(controller.signal);
     const starting = hung.start(context);
     await waitUntil(() => pidsWithArg(marker).length === 1);
-    const startedAt = Date.now();
     controller.abort(new Error('run cancelled'));
     await starting;
-    expect(Date.now() - startedAt).toBeLessThan(2_000);
     expect(events).toEqual([]);
     expect(pidsWithArg(marker)).toEqual([]);
     clock += 1_000_000;

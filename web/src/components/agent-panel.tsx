@@ -1,13 +1,36 @@
-import type { AgentState } from '../../../src/types/run-state.js';
+import { useId, useState } from 'react';
+import type { AgentState, AnswerRecord } from '../../../src/types/run-state.js';
+import { usd, votesText } from '../answers.js';
 import type { AgentStream, TurnView } from '../run-view.js';
+import { AnswerVersions } from './answer-versions.js';
+import { MarkdownBlock } from './markdown-block.js';
 
-const usd = (n: number) => `$${n.toFixed(n < 0.01 ? 4 : 2)}`;
-
-/** One agent: status badge, answer label, what it is writing, its reasoning and tool calls. */
-export function AgentPanel({ agent, stream }: { agent: AgentState; stream: AgentStream | undefined }) {
+/**
+ * One agent: status badge, its latest answer (rendered; the label opens every version and the diffs
+ * between them), its vote and the votes it holds, tokens and cost, and its transcript — text,
+ * reasoning (collapsed), tool calls and the user's messages it received.
+ */
+export function AgentPanel({
+  agent,
+  stream,
+  versions,
+  votes,
+  winner,
+}: {
+  agent: AgentState;
+  stream: AgentStream | undefined;
+  versions: AnswerRecord[];
+  /** Counted votes for this agent's answer. */
+  votes: number;
+  winner: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const versionsId = useId();
+  const latest = versions.at(-1);
   const tokens = agent.usage.inputTokens + agent.usage.outputTokens;
+  const selfVote = agent.vote?.targetAgentId === agent.agentId;
   return (
-    <section aria-label={agent.agentId} className={`panel status-${agent.status}`}>
+    <section aria-label={agent.agentId} className={`panel status-${agent.status}${winner ? ' winner' : ''}`}>
       <header>
         <h3>{agent.agentId}</h3>
         <span className="muted">
@@ -16,33 +39,68 @@ export function AgentPanel({ agent, stream }: { agent: AgentState; stream: Agent
         <span className={`badge badge-${agent.status}`} data-testid={`badge-${agent.agentId}`}>
           {agent.status}
         </span>
+        {winner && <span className="badge badge-winner">winner</span>}
       </header>
       <p className="meta">
-        {agent.latestLabel ? (
-          <span className="label">{agent.latestLabel}</span>
+        {latest ? (
+          <button
+            type="button"
+            className="label"
+            aria-expanded={open}
+            aria-controls={versionsId}
+            title={`Show every version of ${agent.agentId}'s answer and what changed`}
+            onClick={() => setOpen((o) => !o)}
+          >
+            {latest.label}
+          </button>
         ) : (
           <span className="muted">no answer yet</span>
         )}
-        {agent.vote && <span> · voted for {agent.vote.targetLabel}</span>}
-        <span className="muted">
-          {' '}
-          · {tokens} tokens{agent.priced ? ` · ${usd(agent.costUsd)}` : ''}
-        </span>
+        {latest && <span className="tally"> · {votesText(votes)}</span>}
+        {agent.vote && (
+          <span>
+            {' '}
+            · voted for {agent.vote.targetLabel}
+            {selfVote ? ' (itself)' : ''}
+          </span>
+        )}
       </p>
-      <ol className="turns">
-        {(stream?.turns ?? []).map((t) => (
-          <TurnBlock key={t.turn} turn={t} />
-        ))}
-      </ol>
+      <p className="meta muted usage-line">
+        {tokens.toLocaleString('en')} tokens ({agent.usage.inputTokens.toLocaleString('en')} in ·{' '}
+        {agent.usage.outputTokens.toLocaleString('en')} out){agent.priced ? ` · ${usd(agent.costUsd)}` : ''}
+      </p>
+      {open && latest ? (
+        <AnswerVersions agentId={agent.agentId} versions={versions} id={versionsId} />
+      ) : (
+        latest && (
+          <section className="latest-answer" aria-label={`Latest answer of ${agent.agentId}`}>
+            <MarkdownBlock text={latest.content} />
+          </section>
+        )
+      )}
+      <details className="transcript" open>
+        <summary>Transcript</summary>
+        <ol className="turns">
+          {(stream?.turns ?? []).map((t) => (
+            <TurnBlock key={t.turn} turn={t} />
+          ))}
+        </ol>
+      </details>
     </section>
   );
 }
 
-/** One turn of the transcript: reasoning (collapsed), text, tool calls with their results. */
+/** One turn of the transcript: messages received, reasoning (collapsed), text, tool calls with results. */
 function TurnBlock({ turn }: { turn: TurnView }) {
   return (
     <li className="turn">
       <span className="turn-label muted">turn {turn.turn}</span>
+      {(turn.received ?? []).map((m) => (
+        <p key={m.seq} className="received">
+          <span aria-hidden="true">✉ </span>
+          <span className="muted">your message:</span> {m.text}
+        </p>
+      ))}
       {turn.reasoning !== '' && (
         <details>
           <summary>Reasoning</summary>

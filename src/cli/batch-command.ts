@@ -1,0 +1,172 @@
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import type { Env } from '../app/essentials.js';
+import type { Write } from '../app/plain-display.js';
+import { runBatch, type BatchExecutor, type BatchSummary } from '../batch/index.js';
+import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+import { createBatchProgress, summaryLines } from './batch-progress.js';
+
+/** `massgen batch`'s own command line. */
+export interface BatchOptions {
+  config?: string;
+  input: string;
+  output: string;
+  concurrency?: number;
+  strict: boolean;
+  redoErrors: boolean;
+  maxCostUsd?: number;
+  logs: boolean;
+  queue?: string;
+  queueName: string;
+  attempts: number;
+  backoff: number;
+  jobTimeout?: number;
+}
+
+const whole = (min: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
+  return n;
+};
+const positive = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+};
+
+const batchExamples = `
+Input: one JSON object per line — {"id": "q1", "question": "…", "attachments"?: ["notes.txt"], "config"?: "other.yaml"}.
+Output: one JSON line per question (id, question, answer, winner, votes, tokens, cost_usd, duration_ms,
+log_dir, error), appended as each run ends. Run the same command again to resume: ids already in the
+output are skipped.
+
+Examples:
+  $ massgen batch --config team.yaml --input questions.jsonl --output results.jsonl
+  $ massgen batch --config team.yaml --input q.jsonl --output r.jsonl --concurrency 8 --max-cost-usd 5
+  $ massgen batch --config team.yaml --input q.jsonl --output r.jsonl --queue redis://127.0.0.1:6379
+      # runs on workers: massgen worker --queue redis://127.0.0.1:6379 (docs/batch.md)`;
+
+/** Parses `massgen batch …` (the arguments after `batch`). Errors are commander's. */
+export function parseBatchArgs(argv: readonly string[]): BatchOptions {
+  const program = new Command('massgen batch')
+    .description('Answer many questions from a JSON Lines file, one result line each; resumable.')
+    .option('-c, --config <file>', 'the team (a YAML/JSON file or @examples/NAME); lines may name their own')
+    .requiredOption('-i, --input <file>', 'the questions: JSON Lines, one {"id", "question"} per line')
+    .requiredOption(
+      '-o, --output <file>',
+      'the results: JSON Lines, appended to (ids already there are skipped)',
+    )
+    .option(
+      '--concurrency <n>',
+      'runs at once (default 4; with --queue: jobs on the queue at once, 1000)',
+      whole(1),
+    )
+    .option('--strict', 'stop at a malformed input line instead of skipping it', false)
+    .option('--redo-errors', 'run again the questions whose result lines hold an error', false)
+    .option('--max-cost-usd <dollars>', 'start no new run once the batch has cost this much', positive)
+    .option('--no-logs', 'do not write a log folder for each run')
+    .option('--queue <url>', 'run on queue workers (massgen worker) through Redis: redis://HOST:PORT')
+    .option('--queue-name <name>', 'with --queue: the queue on that Redis', 'massgen')
+    .option(
+      '--attempts <n>',
+      'with --queue: attempts per question when a run fails or times out',
+      whole(1),
+      3,
+    )
+    .option('--backoff <seconds>', 'with --queue: wait before the first retry (doubling after)', positive, 5)
+    .option(
+      '--job-timeout <seconds>',
+      'with --queue: stop a run after this long (the attempt fails)',
+      positive,
+    )
+    .addHelpText('after', batchExamples)
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
+    .showSuggestionAfterError(true);
+  program.parse([...argv], { from: 'user' });
+  return program.opts<BatchOptions>();
+}
+
+/** What `massgen batch` needs from the process. */
+export interface BatchCommandIo {
+  cwd: string;
+  env: Env;
+  stdout: Write;
+  stderr: Write;
+  /** Ctrl-C: nothing new starts, runs in progress stop, finished lines stay. */
+  signal?: AbortSignal;
+  stderrIsTTY?: boolean;
+  columns?: number;
+  /** Masks secrets in what is printed. */
+  scrub: (text: string) => string;
+}
+
+/** The exit code of a finished batch: 130 interrupted, 2 when a question failed or was left, else 0. */
+function exitCodeOf(summary: BatchSummary): number {
+  if (summary.stoppedBy === 'interrupt') return ExitCode.interrupted;
+  return summary.failed > 0 || summary.notRun > 0 ? ExitCode.runFailed : ExitCode.success;
+}
+
+/** Runs the batch (in process, or on the queue with `--queue`). Returns the exit code. */
+export async function runBatchCommand(options: BatchOptions, io: BatchCommandIo): Promise<number> {
+  const say = (text: string) => io.stderr(io.scrub(text));
+  const fail = (error: unknown) => {
+    say(`massgen: error: ${describeError(error)}\n`);
+    if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
+    return exitCodeForError(error);
+  };
+  const view = createBatchProgress(say, {
+    isTTY: io.stderrIsTTY === true,
+    ...(io.columns ? { width: io.columns } : {}),
+  });
+  let executor: BatchExecutor | undefined;
+  try {
+    if (options.queue) {
+      // Loaded only with --queue: a batch in process never loads bullmq or ioredis.
+      const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
+      const location = parseQueueLocation(options.queue, options.queueName);
+      const client = await QueueClient.connect(location, { events: true });
+      executor = queueExecutor({
+        client,
+        cwd: io.cwd,
+        env: io.env,
+        output: path.resolve(io.cwd, options.output),
+        attempts: options.attempts,
+        backoffMs: options.backoff * 1000,
+        ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
+        ...(options.logs ? {} : { logging: false }),
+      });
+      say(
+        `massgen batch: runs go to queue "${location.name}" on ${location.label}; start workers with massgen worker --queue ${location.label}\n`,
+      );
+    }
+    const summary = await runBatch({
+      input: options.input,
+      output: options.output,
+      cwd: io.cwd,
+      env: io.env,
+      strict: options.strict,
+      redoErrors: options.redoErrors,
+      ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(options.logs ? {} : { logging: false }),
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(executor ? { executor } : {}),
+      onProgress: (progress) => view.update(progress),
+      onNote: (message) => view.note(message),
+    });
+    view.end();
+    io.stdout(io.scrub(summaryLines(summary)));
+    if (options.queue && summary.stoppedBy === 'interrupt')
+      say(
+        'massgen batch: runs already on a worker finish there; the next run of this command collects them\n',
+      );
+    return exitCodeOf(summary);
+  } catch (error) {
+    view.end();
+    return fail(error);
+  } finally {
+    await executor?.close().catch(() => {});
+  }
+}

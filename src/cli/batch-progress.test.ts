@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchProgress, BatchResultLine, BatchSummary } from '../batch/index.js';
+import { noTokens } from '../batch/index.js';
+import { createBatchProgress, formatCount, formatUsd, summaryLines } from './batch-progress.js';
+
+const base: BatchProgress = {
+  total: 200,
+  done: 120,
+  written: 100,
+  failed: 2,
+  running: 4,
+  tokens: 1_234_567,
+  costUsd: 0.4321,
+  elapsedMs: 25_000,
+};
+
+const line = (extra: Partial<BatchResultLine> = {}): BatchResultLine => ({
+  id: 'q17',
+  question: 'q?',
+  run_id: 'r',
+  status: 'completed',
+  answer: 'a',
+  winner: 'alpha',
+  votes: {},
+  tokens: noTokens(),
+  cost_usd: 0.0012,
+  duration_ms: 1234,
+  log_dir: null,
+  worker: null,
+  error: null,
+  finished_at: '',
+  ...extra,
+});
+
+describe('batch progress', () => {
+  it('on a terminal: one bar redrawn in place with done/total, rate, ETA, tokens, cost, failures', () => {
+    let out = '';
+    let clock = 0;
+    const view = createBatchProgress((text) => (out += text), { isTTY: true, width: 100, now: () => clock });
+    view.update(base);
+    expect(out).toBe(
+      `\r[${'█'.repeat(18)}${'░'.repeat(12)}] 120/200  4.00/s  ETA 20s  1.23M tokens  $0.4321  2 failed\x1b[K`,
+    );
+    out = '';
+    view.update({ ...base, done: 121 });
+    expect(out).toBe(''); // Redraws at most every 100 ms…
+    clock = 150;
+    view.update({ ...base, done: 121 });
+    expect(out).toContain('121/200');
+    out = '';
+    view.note('q.jsonl:4: not valid JSON — skipped');
+    // …and a note goes above the bar, which is drawn again.
+    expect(out).toMatch(/^\r\x1b\[Kmassgen batch: q\.jsonl:4: not valid JSON — skipped\n\r\[/);
+    out = '';
+    view.end();
+    expect(out).toBe('\r\x1b[K');
+  });
+
+  it('elsewhere: a plain line per result, nothing else', () => {
+    let out = '';
+    const view = createBatchProgress((text) => (out += text), { isTTY: false });
+    view.update(base);
+    expect(out).toBe('');
+    view.update({ ...base, line: line() });
+    view.update({
+      ...base,
+      done: 121,
+      line: line({ id: 'q18', status: 'failed', error: { code: 'x', message: 'broke' } }),
+    });
+    expect(out).toBe('[120/200] q17 completed, winner alpha, 1.2s, $0.0012\n[121/200] q18 failed: broke\n');
+  });
+
+  it('the summary says what is left and how to go on', () => {
+    const summary: BatchSummary = {
+      ...base,
+      output: '/tmp/r.jsonl',
+      malformed: [],
+      resumed: 20,
+      notRun: 80,
+      stoppedBy: 'interrupt',
+    };
+    expect(summaryLines(summary)).toBe(
+      'Batch: 120 of 200 answered (118 completed, 2 failed, 20 from an earlier run) in 25s — 4.00 runs/s, 1.23M tokens, $0.4321\n' +
+        'Results: /tmp/r.jsonl\n' +
+        'Interrupted: 80 not answered yet — run the same command again to resume.\n',
+    );
+    expect(summaryLines({ ...summary, stoppedBy: 'cost' })).toContain('Stopped at the cost limit: 80 not run');
+    expect(formatCount(950)).toBe('950');
+    expect(formatCount(12_345)).toBe('12.3k');
+    expect(formatUsd(12.345)).toBe('$12.35');
+  });
+});

@@ -1,0 +1,120 @@
+import { Command } from 'commander';
+import type { Write } from '../app/plain-display.js';
+import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+
+/** `massgen queue status|retry|drain`. */
+export interface QueueCommand {
+  action: 'status' | 'retry' | 'drain';
+  queue: string;
+  queueName: string;
+  json: boolean;
+  /** retry: the dead jobs to retry (none: all). */
+  ids: string[];
+  /** drain: the dead-letter list too. */
+  dead: boolean;
+}
+
+const queueExamples = `
+Examples:
+  $ massgen queue status --queue redis://127.0.0.1:6379          # counts, workers, dead-letter list
+  $ massgen queue retry --queue redis://127.0.0.1:6379 [JOB_ID…]  # dead jobs back on the queue
+  $ massgen queue drain --queue redis://127.0.0.1:6379 [--dead]   # remove what has not started`;
+
+/** Parses `massgen queue …`. Errors are commander's. */
+export function parseQueueArgs(argv: readonly string[]): QueueCommand {
+  let parsed: QueueCommand | undefined;
+  const common = (command: Command) =>
+    command
+      .requiredOption('--queue <url>', 'the Redis server holding the queue: redis://HOST:PORT')
+      .option('--queue-name <name>', 'the queue on that Redis', 'massgen')
+      .exitOverride()
+      .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) });
+  const program = new Command('massgen queue')
+    .description('Look after the queue of massgen batch --queue and massgen serve --queue.')
+    .addHelpText('after', queueExamples)
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
+    .showSuggestionAfterError(true);
+  const record = (action: QueueCommand['action'], ids: string[], opts: Record<string, unknown>) => {
+    parsed = {
+      action,
+      queue: String(opts.queue),
+      queueName: String(opts.queueName),
+      json: opts.json === true,
+      ids,
+      dead: opts.dead === true,
+    };
+  };
+  common(program.command('status').description('jobs by state, connected workers, the dead-letter list'))
+    .option('--json', 'print JSON', false)
+    .action((opts: Record<string, unknown>) => record('status', [], opts));
+  common(program.command('retry').description('put dead jobs (all, or these ids) back on the queue'))
+    .argument('[ids...]', 'job ids from massgen queue status')
+    .option('--json', 'print JSON', false)
+    .action((ids: string[], opts: Record<string, unknown>) => record('retry', ids, opts));
+  common(
+    program.command('drain').description('remove every job that has not started (runs in progress finish)'),
+  )
+    .option('--dead', 'also empty the dead-letter list', false)
+    .option('--json', 'print JSON', false)
+    .action((opts: Record<string, unknown>) => record('drain', [], opts));
+  program.parse([...argv], { from: 'user' });
+  if (!parsed) program.help({ error: true });
+  return parsed as QueueCommand;
+}
+
+/** Runs one `massgen queue` action. Returns the exit code. */
+export async function runQueueCommand(
+  command: QueueCommand,
+  io: { stdout: Write; stderr: Write; scrub: (text: string) => string },
+): Promise<number> {
+  const out = (text: string) => io.stdout(io.scrub(text));
+  try {
+    const { parseQueueLocation, queueStatus, retryDeadJobs, drainQueue } = await import('../queue/index.js');
+    const location = parseQueueLocation(command.queue, command.queueName);
+    if (command.action === 'status') {
+      const status = await queueStatus(location);
+      if (command.json) {
+        out(`${JSON.stringify(status, null, 2)}\n`);
+        return ExitCode.success;
+      }
+      const c = status.counts;
+      out(`Queue "${status.queue}" on ${status.url}\n`);
+      out(
+        `  waiting ${c.waiting}, active ${c.active}, delayed ${c.delayed}, completed ${c.completed}, failed ${c.failed}\n`,
+      );
+      out(`  workers (${status.workers.length}): ${status.workers.join(', ') || 'none connected'}\n`);
+      if (status.dead.length > 0) {
+        out(`Dead-letter list (failed after their last attempt; massgen queue retry puts them back):\n`);
+        for (const job of status.dead) {
+          const line = job.batchId === null ? '' : ` (line id ${job.batchId})`;
+          out(`  ${job.id}${line}: ${job.attempts} attempt${job.attempts === 1 ? '' : 's'}, ${job.reason}\n`);
+        }
+      }
+      return ExitCode.success;
+    }
+    if (command.action === 'retry') {
+      const { retried, missing } = await retryDeadJobs(location, command.ids);
+      if (command.json) out(`${JSON.stringify({ retried, missing })}\n`);
+      else {
+        out(
+          `Retried ${retried.length} job${retried.length === 1 ? '' : 's'}${retried.length > 0 ? `: ${retried.join(', ')}` : ''}\n`,
+        );
+        if (missing.length > 0)
+          io.stderr(`massgen queue: not in the dead-letter list: ${missing.join(', ')}\n`);
+      }
+      return missing.length > 0 ? ExitCode.config : ExitCode.success;
+    }
+    const removed = await drainQueue(location, { dead: command.dead });
+    if (command.json) out(`${JSON.stringify(removed)}\n`);
+    else
+      out(
+        `Removed ${removed.waiting} waiting job${removed.waiting === 1 ? '' : 's'}${command.dead ? ` and ${removed.dead} dead one${removed.dead === 1 ? '' : 's'}` : ''}\n`,
+      );
+    return ExitCode.success;
+  } catch (error) {
+    io.stderr(io.scrub(`massgen: error: ${describeError(error)}\n`));
+    if (error instanceof MassGenError && error.hint) io.stderr(io.scrub(`hint: ${error.hint}\n`));
+    return exitCodeForError(error);
+  }
+}

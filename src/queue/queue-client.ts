@@ -1,0 +1,190 @@
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { describeError } from '../types/errors.js';
+import {
+  BULL_PREFIX,
+  cancelChannel,
+  cancelledKey,
+  RUN_JOB,
+  RunJobResultSchema,
+  type RunJobData,
+  type RunJobResult,
+} from './job-data.js';
+import { connectRedis, durableOptions, type QueueLocation } from './redis-connection.js';
+
+/** How a job ended for good. */
+export type JobFinish =
+  | { kind: 'completed'; value: RunJobResult }
+  | { kind: 'failed'; message: string }
+  /** Removed before it ran (drained, cancelled) or expired. */
+  | { kind: 'gone' };
+
+/** Retries and how long finished jobs stay in Redis. */
+export interface AddOptions {
+  /** Attempts in all, counting the first (default 3). A worker that dies does not use one up. */
+  attempts?: number;
+  /** The first retry waits this long, each next one twice as long (default 5000). */
+  backoffMs?: number;
+  /** Keep a completed job until its producer removes it (a batch does, once its line is written). */
+  keepCompleted?: boolean;
+}
+
+/** Jobs awaited for longer than this get their state read directly, in case an event was missed. */
+const RECHECK_MS = 15_000;
+
+/**
+ * The producer's side of the queue: adds run jobs and learns how they end, from BullMQ's queue events
+ * (with the job's state read directly as a fallback for events missed in a reconnect).
+ */
+export class QueueClient {
+  private readonly waiters = new Map<string, { since: number; resolve: (finish: JobFinish) => void }>();
+  private recheck: NodeJS.Timeout | null = null;
+
+  private constructor(
+    readonly location: QueueLocation,
+    /** Plain commands (cancel notices, reading streams through `duplicate()`). */
+    readonly redis: Redis,
+    readonly queue: Queue,
+    private readonly events: QueueEvents | null,
+  ) {}
+
+  /**
+   * Connects (one clear error when Redis is not there). With `events`, listens for jobs ending, from
+   * now on: `finished()` needs it.
+   */
+  static async connect(location: QueueLocation, options: { events?: boolean } = {}): Promise<QueueClient> {
+    const probe = await connectRedis(location);
+    probe.disconnect();
+    const connection = durableOptions(location);
+    const redis = new Redis(connection);
+    redis.on('error', () => {});
+    const queue = new Queue(location.name, { connection, prefix: BULL_PREFIX });
+    queue.on('error', () => {});
+    let events: QueueEvents | null = null;
+    if (options.events) {
+      // From the stream's current end: events of earlier jobs with reused ids must not count.
+      const last = (await redis.xrevrange(`${BULL_PREFIX}:${location.name}:events`, '+', '-', 'COUNT', 1))[0];
+      events = new QueueEvents(location.name, {
+        connection,
+        prefix: BULL_PREFIX,
+        lastEventId: last?.[0] ?? '0-0',
+      });
+      events.on('error', () => {});
+      await events.waitUntilReady();
+    }
+    const client = new QueueClient(location, redis, queue, events);
+    events?.on('completed', ({ jobId, returnvalue }) => client.settle(jobId, completed(returnvalue)));
+    events?.on('failed', ({ jobId, failedReason }) =>
+      client.settle(jobId, { kind: 'failed', message: failedReason }),
+    );
+    events?.on('removed', ({ jobId }) => client.settle(jobId, { kind: 'gone' }));
+    return client;
+  }
+
+  /** Adds a run job under `jobId`. A job with that id already there is left as it is (see `finished`). */
+  async add(jobId: string, data: RunJobData, options: AddOptions = {}): Promise<void> {
+    const jobOptions: JobsOptions = {
+      jobId,
+      attempts: options.attempts ?? 3,
+      backoff: { type: 'exponential', delay: options.backoffMs ?? 5_000 },
+      removeOnComplete: options.keepCompleted ? false : { age: 3600 },
+      // Failed jobs are the dead-letter list: kept a week, for `massgen queue status|retry|drain`.
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
+    await this.queue.add(RUN_JOB, data, jobOptions);
+  }
+
+  /**
+   * Resolves once the job has ended for good: completed, failed after its last attempt, or gone. A job
+   * that had already failed when this is called (left by an earlier batch) is retried.
+   */
+  async finished(jobId: string): Promise<JobFinish> {
+    if (!this.events) throw new Error('QueueClient.finished needs a client connected with { events: true }');
+    const finish = new Promise<JobFinish>((resolve) =>
+      this.waiters.set(jobId, { since: Date.now(), resolve }),
+    );
+    this.recheck ??= setInterval(() => void this.recheckStale(), RECHECK_MS);
+    const state = await this.queue.getJobState(jobId);
+    if (state === 'failed') {
+      const job = await this.queue.getJob(jobId);
+      await job?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    } else if (state === 'completed' || state === 'unknown') {
+      await this.check(jobId);
+    }
+    return finish;
+  }
+
+  /** How the job ended, read from Redis now; null while it waits or runs. */
+  async ended(jobId: string): Promise<JobFinish | null> {
+    const state = await this.queue.getJobState(jobId);
+    if (state === 'unknown') return { kind: 'gone' };
+    if (state !== 'completed' && state !== 'failed') return null;
+    const job = await this.queue.getJob(jobId);
+    if (!job) return { kind: 'gone' };
+    return state === 'completed' ? completed(job.returnvalue) : { kind: 'failed', message: job.failedReason };
+  }
+
+  private async check(jobId: string): Promise<void> {
+    const finish = await this.ended(jobId).catch(() => null);
+    if (finish) this.settle(jobId, finish);
+  }
+
+  private async recheckStale(): Promise<void> {
+    const now = Date.now();
+    for (const [jobId, waiter] of this.waiters) if (now - waiter.since >= RECHECK_MS) await this.check(jobId);
+  }
+
+  private settle(jobId: string, finish: JobFinish): void {
+    const waiter = this.waiters.get(jobId);
+    if (!waiter) return;
+    this.waiters.delete(jobId);
+    waiter.resolve(finish);
+  }
+
+  /** Removes a job that has not started (waiting or delayed). False when it runs (or is gone). */
+  async removeIfWaiting(jobId: string): Promise<boolean> {
+    const state = await this.queue.getJobState(jobId);
+    if (state !== 'waiting' && state !== 'delayed' && state !== 'prioritized') return false;
+    return (await this.queue.remove(jobId)) === 1;
+  }
+
+  /** Removes a finished job (its result has been taken). */
+  async forget(jobId: string): Promise<void> {
+    await this.queue.remove(jobId).catch(() => 0);
+  }
+
+  /**
+   * Stops a job wherever it is: removed when it waits, else the worker running it is told to cancel
+   * it (its run then ends as cancelled), and no worker will start it later.
+   */
+  async cancel(jobId: string): Promise<void> {
+    await this.redis.set(cancelledKey(this.location.name, jobId), '1', 'EX', 3600);
+    if (await this.removeIfWaiting(jobId).catch(() => false)) return;
+    await this.redis.publish(cancelChannel(this.location.name), jobId);
+  }
+
+  async close(): Promise<void> {
+    if (this.recheck) clearInterval(this.recheck);
+    for (const [jobId] of this.waiters) this.settle(jobId, { kind: 'gone' });
+    await Promise.allSettled([this.events?.close(), this.queue.close()]);
+    this.redis.disconnect();
+  }
+}
+
+/** A return value as a finish: checked, since a worker of another version may have written it. */
+function completed(value: unknown): JobFinish {
+  const parsed = RunJobResultSchema.safeParse(typeof value === 'string' ? safeJson(value) : value);
+  if (parsed.success) return { kind: 'completed', value: parsed.data };
+  return {
+    kind: 'failed',
+    message: `the worker returned an unexpected result: ${describeError(parsed.error)}`,
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import type { Env } from '../app/essentials.js';
+import { failedOutcome, outcomeFrom, type BatchExecutor, type JobEnd } from '../batch/index.js';
+import { assertNoSecrets, readConfigPayload, type ConfigPayload } from './config-payload.js';
+import { safeIdPart, type RunJobData } from './job-data.js';
+import type { AddOptions, QueueClient } from './queue-client.js';
+
+/** Options of {@link queueExecutor}. */
+export interface QueueExecutorOptions extends AddOptions {
+  /** Connected with `{ events: true }`; closed with the executor. */
+  client: QueueClient;
+  cwd: string;
+  /** This machine's environment: only to check configs and to know which secrets must stay here. */
+  env: Env;
+  /** The batch's output file (absolute): with the host name, it names the batch's jobs. */
+  output: string;
+  /** Write each run's log folder on its worker (default: each config's `ui.logging_enabled`). */
+  logging?: boolean;
+  /** Per job: a worker stops the run after this long and the attempt fails. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a batch on queue workers (`massgen batch --queue`). Each question becomes a job whose id comes
+ * from the batch's output file and the question's id, so a rerun after an interruption finds the jobs
+ * the first run left: finished ones are collected (their lines were never written), running ones
+ * awaited, failed ones retried — nothing runs twice. A job's result leaves Redis once its line is on disk;
+ * a job that fails after its last attempt stays in the dead-letter list (`massgen queue status`).
+ */
+export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
+  const { client } = options;
+  const payloads = new Map<string, ConfigPayload>();
+  const batchKey = createHash('sha256')
+    .update(`${os.hostname()}\0${options.output}`)
+    .digest('hex')
+    .slice(0, 12);
+  const outstanding = new Set<string>();
+  let stopping = false;
+
+  return {
+    // Jobs on the queue at once: enough to keep many workers busy, bounded for very large batches.
+    defaultConcurrency: 1000,
+    async prepare(configs) {
+      for (const file of configs) payloads.set(file, readConfigPayload(file, options.env, options.cwd));
+    },
+    async run(job, signal): Promise<JobEnd> {
+      if (stopping || signal.aborted) return { kind: 'stopped' };
+      const payload = payloads.get(job.config);
+      if (!payload) throw new Error(`config not prepared: ${job.config}`);
+      const data: RunJobData = {
+        v: 1,
+        question: job.item.question,
+        attachments: job.attachments,
+        config: { name: payload.name, text: payload.text },
+        stream: false,
+        ...(options.logging === undefined ? {} : { logging: options.logging }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        batch: { key: batchKey, id: job.item.id },
+      };
+      assertNoSecrets(data, payload.secrets, `the question "${job.item.id}"`);
+      const jobId = `b-${batchKey}-${safeIdPart(job.item.id)}`;
+      await client.add(jobId, data, { ...options, keepCompleted: true });
+      outstanding.add(jobId);
+      let onAbort = () => {};
+      const aborted = new Promise<'aborted'>((resolve) => {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      });
+      try {
+        const finish = await Promise.race([client.finished(jobId), aborted]);
+        if (finish === 'aborted') {
+          // Interrupted: a job that has not started leaves the queue; a running one finishes on its
+          // worker and the next run of the batch collects it.
+          await client.removeIfWaiting(jobId).catch(() => false);
+          return { kind: 'stopped' };
+        }
+        if (finish.kind === 'gone') return { kind: 'stopped' };
+        if (finish.kind === 'failed') {
+          return {
+            kind: 'done',
+            outcome: failedOutcome({
+              code: 'job_failed',
+              message: `${finish.message} (after its last attempt; kept in the dead-letter list: massgen queue status)`,
+            }),
+          };
+        }
+        const { result, votes, costUsd, worker } = finish.value;
+        return {
+          kind: 'done',
+          outcome: outcomeFrom(result, { votes, costUsd, worker }),
+          written: () => client.forget(jobId),
+        };
+      } finally {
+        outstanding.delete(jobId);
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    async stopWaiting() {
+      stopping = true;
+      await Promise.all([...outstanding].map((jobId) => client.removeIfWaiting(jobId).catch(() => false)));
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
