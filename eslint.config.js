@@ -12,12 +12,16 @@ const folders = [
   'config',
   'logging',
   'bridge',
+  'memory',
+  'skills',
   'app',
   'batch',
   'queue',
+  'eval',
   'cli',
   'tui',
   'server',
+  'mcp-server',
   'ai-provider',
   'testing',
 ];
@@ -97,13 +101,20 @@ export default tseslint.config(
   layer('logging', ['types', 'util']),
   layer('testing', ['types', 'coordination', 'util']),
   layer('bridge', ['types', 'util']),
+  layer('memory', ['types', 'util', 'tools', 'config']),
+  // Agent Skills: SKILL.md discovery, the load_skill tool, proposed skills (docs/skills.md).
+  layer('skills', ['types', 'util', 'tools']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
   layer('batch', ['app', 'types', 'util']),
   layer('queue', ['batch', 'app', 'types', 'util']),
-  layer('cli', ['app', 'types', 'util', 'tui', 'server', 'batch', 'queue']),
+  // Evals read result lines and run logs; the judge is one model call through app's backends.
+  layer('eval', ['batch', 'app', 'config', 'types', 'util']),
+  layer('cli', ['app', 'types', 'util', 'tui', 'server', 'batch', 'queue', 'eval', 'mcp-server']),
   layer('tui', ['app', 'types', 'util']),
   layer('server', ['app', 'types', 'util']),
+  // massgen as an MCP server: a front end over runs, reusing the HTTP guard and run slots of server/.
+  layer('mcp-server', ['server', 'batch', 'app', 'types', 'util']),
   layer('ai-provider', ['app', 'types', 'util']),
 );

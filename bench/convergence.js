@@ -3,6 +3,8 @@
 // the quality of the answers it sees (written into the answers as `quality=0.NN`): it votes for the best
 // visible answer when that clears its bar, otherwise it submits an improvement. Every reply reports
 // token usage from the size of its request and reply, so tokens and context per agent are comparable.
+// Under `checklist_gated` the persona scores every answer it sees with `submit_checklist` (its quality
+// × 10 per criterion, give or take a point) and follows the gate's verdict instead of a bar.
 // Results: bench/results/convergence.json and convergence.md. `--quick` runs a reduced grid (CI).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,11 +40,50 @@ function persona(index, random) {
     const prompt = textOf(request);
     const usage = (reply) => ({ inputTokens: tokens(prompt.length), outputTokens: tokens(reply.length) });
     const names = request.tools.map((t) => t.name);
+    const seenQuality = () =>
+      [...prompt.matchAll(/<(agent\d+)>\nquality=(\d\.\d+)/g)].map((m) => ({
+        id: m[1],
+        quality: Number(m[2]),
+      }));
+    if (names.includes('submit_checklist')) {
+      const items = request.tools.find((t) => t.name === 'submit_checklist').parameters.properties.evaluations
+        .items.properties;
+      const quality = new Map(seenQuality().map((s) => [s.id, s.quality]));
+      const args = {
+        evaluations: items.agent_id.enum.map((id) => ({
+          agent_id: id,
+          scores: Object.fromEntries(
+            items.scores.required.map((c) => {
+              const score = Math.round((quality.get(id) ?? 0) * 10 + (random() * 2 - 1));
+              return [
+                c,
+                {
+                  score: Math.max(0, Math.min(10, score)),
+                  reason: `${c} looks ${score >= 7 ? 'fine' : 'weak'}`,
+                },
+              ];
+            }),
+          ),
+        })),
+      };
+      return {
+        toolCalls: [{ name: 'submit_checklist', arguments: args }],
+        usage: usage(JSON.stringify(args)),
+      };
+    }
+    const answerTool = request.tools.find((t) => t.name === 'new_answer');
+    if (answerTool?.parameters.properties.improvement_plan) {
+      const best = Math.max(skill, ...seenQuality().map((s) => s.quality));
+      const quality = Math.min(0.99, best + step);
+      const content = `quality=${quality.toFixed(2)}\nAnswer of persona ${index}. ${'detail '.repeat(120)}`;
+      const args = { improvement_plan: 'raise the criteria that fell short', content };
+      return { toolCalls: [{ name: 'new_answer', arguments: args }], usage: usage(JSON.stringify(args)) };
+    }
     if (!names.includes('vote') && !names.includes('new_answer')) {
       const text = `final answer by persona ${index}`;
       return { text, usage: usage(text) };
     }
-    const bar = BARS[/VOTING BAR \((\w+)\)/.exec(prompt)?.[1] ?? 'lenient'];
+    const bar = BARS[/VOTING BAR \((\w+)\)/.exec(prompt)?.[1] ?? 'lenient'] ?? 0;
     const seen = [...prompt.matchAll(/<(agent\d+)>\nquality=(\d\.\d+)/g)].map((m) => ({
       id: m[1],
       quality: Number(m[2]),
@@ -77,6 +118,8 @@ async function study(agents, settings, seed = 1) {
   const m = {
     steps: 0,
     turns: 0,
+    /** The most coordination turns one agent took. */
+    rounds: 0,
     answers: 0,
     inputTokens: 0,
     outputTokens: 0,
@@ -84,6 +127,7 @@ async function study(agents, settings, seed = 1) {
     maxPrompt: 0,
   };
   const stepTokens = new Map();
+  const turnsOf = new Map();
   let status = '';
   let end = '';
   for await (const event of orchestrator.run('Write the best possible explanation of recursion.')) {
@@ -98,6 +142,8 @@ async function study(agents, settings, seed = 1) {
       );
     } else if (event.type === 'agent.turn.started') {
       m.turns++;
+      turnsOf.set(event.agentId, (turnsOf.get(event.agentId) ?? 0) + 1);
+      m.rounds = Math.max(m.rounds, turnsOf.get(event.agentId));
       stepTokens.set(event.agentId, 0);
     } else if (event.type === 'agent.turn.finished' && event.outcome === 'aborted') {
       m.wastedTokens += stepTokens.get(event.agentId) ?? 0;
@@ -116,15 +162,21 @@ async function measure(group, label, agents, settings) {
   const result = await study(agents, settings);
   rows.push({ group, label, agents, ...result });
   console.log(
-    `${group.padEnd(12)} ${label.padEnd(22)} ${String(agents).padStart(3)} agents: ${result.steps} calls, ${result.answers} answers, ` +
+    `${group.padEnd(12)} ${label.padEnd(22)} ${String(agents).padStart(3)} agents: ${result.steps} calls, ${result.rounds} rounds, ${result.answers} answers (${(result.answers / agents).toFixed(1)}/agent), ` +
       `${result.inputTokens + result.outputTokens} tokens (${(result.wastedShare * 100).toFixed(1)}% wasted), ` +
       `max prompt ${result.maxPrompt} tokens, ${result.end}`,
   );
 }
 
 const sizes = quick ? [4, 16] : [4, 16, 64];
-for (const sensitivity of ['lenient', 'balanced', 'strict'])
-  await measure('sensitivity', sensitivity, 4, { votingSensitivity: sensitivity });
+for (const sensitivity of ['lenient', 'balanced', 'strict', 'checklist_gated'])
+  await measure('sensitivity', sensitivity, 4, {
+    votingSensitivity: sensitivity,
+    // The gate with the built-in `evaluation` criteria (no generation call), pass mark 7.
+    ...(sensitivity === 'checklist_gated'
+      ? { checklist: { criteria: null, preset: 'evaluation', threshold: 7 } }
+      : {}),
+  });
 for (const consensus of ['all', 'majority']) await measure('consensus', consensus, 8, { consensus });
 for (const onNewAnswer of ['inject', 'restart'])
   await measure('on_new_answer', onNewAnswer, 8, { onNewAnswer });
@@ -141,11 +193,11 @@ mkdirSync(path.join(root, 'results'), { recursive: true });
 const out = { date: new Date().toISOString(), node: process.version, quick, rows };
 writeFileSync(path.join(root, 'results', 'convergence.json'), `${JSON.stringify(out, null, 2)}\n`);
 const md = [
-  '| group | setting | agents | model calls | answers | tokens | wasted | max prompt (tokens) | end |',
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  '| group | setting | agents | model calls | rounds | answers | answers/agent | tokens | wasted | max prompt (tokens) | end |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ...rows.map(
     (r) =>
-      `| ${r.group} | ${r.label} | ${r.agents} | ${r.steps} | ${r.answers} | ${r.inputTokens + r.outputTokens} | ${(r.wastedShare * 100).toFixed(1)}% | ${r.maxPrompt} | ${r.end} |`,
+      `| ${r.group} | ${r.label} | ${r.agents} | ${r.steps} | ${r.rounds} | ${r.answers} | ${(r.answers / r.agents).toFixed(1)} | ${r.inputTokens + r.outputTokens} | ${(r.wastedShare * 100).toFixed(1)}% | ${r.maxPrompt} | ${r.end} |`,
   ),
 ].join('\n');
 writeFileSync(path.join(root, 'results', 'convergence.md'), `${md}\n`);

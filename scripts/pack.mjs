@@ -8,8 +8,8 @@
 // a dependency's package.json can drop a transitive optional dependency: `overrides` apply only to the
 // root project, and npm skips the os/cpu check for packages listed in an npm-shrinkwrap.json (it then
 // installs every platform's binaries). What works is bundling: the tarball carries node-llama-cpp (and
-// its own dependencies) with the GPU packages removed from its optionalDependencies, and massgen lists
-// the CPU builds as its own optional dependencies, so npm fetches the one this machine runs. A GPU build
+// its own dependencies) without its optional binary packages, and massgen lists the CPU builds as its
+// own optional dependencies, so npm fetches the one this machine runs. A GPU build
 // is one command away (see gpuBuildInstallCommand in src/backends/local/gpu-builds.ts).
 //
 // The repository's package.json stays an ordinary one (a clone's `npm ci` installs everything, GPU
@@ -100,12 +100,12 @@ try {
     ],
     pkgDir,
   );
+  // The bundled copy lists no binary package at all: a GPU one would come back with the user's next
+  // `npm install` in that project, and a CPU one would count as part of the bundle, so a global install
+  // (where it lands in massgen's own node_modules) would leave its folder empty. massgen lists the CPU ones.
   const bundled = path.join(pkgDir, 'node_modules', 'node-llama-cpp', 'package.json');
   const bundledManifest = readJson(bundled);
-  bundledManifest.optionalDependencies = Object.fromEntries(
-    Object.entries(bundledManifest.optionalDependencies ?? {}).filter(([name]) => !GPU_PACKAGE.test(name)),
-  );
-  // Without this, a later `npm install` in the user's project would add the GPU packages back.
+  delete bundledManifest.optionalDependencies;
   writeJson(bundled, bundledManifest);
   if (existsSync(path.join(pkgDir, 'node_modules', '@node-llama-cpp'))) {
     throw new Error('a llama.cpp binary package ended up in the bundle');

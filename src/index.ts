@@ -5,6 +5,15 @@
 export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './app/run-massgen.js';
 export { validateConfig, type ValidationReport } from './app/validate.js';
 export {
+  runStep,
+  readStepStanding,
+  type StepOptions,
+  type StepOutput,
+  type StepActionOutput,
+  type StandingOutput,
+} from './app/step-run.js';
+export { StepSessionSchema, STEP_SESSION_VERSION, type StepSession } from './app/step-session.js';
+export {
   runBatch,
   BatchInputLineSchema,
   BatchResultLineSchema,
@@ -18,14 +27,32 @@ export {
   type RunOutcome,
 } from './batch/index.js';
 export {
+  runEval,
+  readDataset,
+  EvalLineSchema,
+  type RunEvalOptions,
+  type EvalOutcome,
+  type EvalSummary,
+  type SystemSummary,
+  type ScorerName,
+} from './eval/index.js';
+export {
   Orchestrator,
   defaultCoordinationSettings,
   type AgentSpec,
   type Clock,
   type CoordinationSettings,
+  type ChecklistSettings,
+  type CriteriaInput,
+  type FinalAnswerStrategy,
   type HistoryTurn,
   type OrchestratorOptions,
   type RunOptions,
+  type RunStream,
+  stepStanding,
+  type StepRecord,
+  type StepRequest,
+  type StepStanding,
 } from './coordination/index.js';
 export {
   loadConfigFile,

@@ -1,20 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createPathChecker, safeOpenForRead } from '../tools/permissions/index.js';
+import type { FileEntry, FilePreview } from '../types/web-api.js';
 
-/** One entry of a folder listing. */
-export interface FileEntry {
-  /** Path relative to the root, with `/` separators. */
-  path: string;
-  kind: 'file' | 'folder';
-  size: number;
-}
-
-/** A file's content for a preview, or why there is none. */
-export type FilePreview =
-  | { kind: 'text'; path: string; size: number; content: string }
-  | { kind: 'binary'; path: string; size: number }
-  | { kind: 'too_large'; path: string; size: number; limit: number };
+export type { FileEntry, FilePreview } from '../types/web-api.js';
 
 /** The reason a path was refused, as the tools would say it. */
 export class BrowseRefusedError extends Error {
@@ -82,6 +71,16 @@ export function createFileBrowser(root: string) {
         const buffer = await handle.readFile();
         if (buffer.includes(0)) return { kind: 'binary', path: relative, size };
         return { kind: 'text', path: relative, size, content: buffer.toString('utf8') };
+      } finally {
+        await handle.close();
+      }
+    },
+
+    /** The whole file if it is at most `limit` bytes, else null (and nothing is read). */
+    async readAtMost(relative: string, limit: number): Promise<Buffer | null> {
+      const handle = await safeOpenForRead(await resolve(relative));
+      try {
+        return (await handle.stat()).size > limit ? null : await handle.readFile();
       } finally {
         await handle.close();
       }

@@ -22,7 +22,9 @@ import type { ModelPrice } from '../types/usage.js';
 import { closestMatch } from '../util/closest-match.js';
 import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/rate-limiter.js';
 import type { Tool } from '../tools/define-tool.js';
+import type { RunSkills } from './agent-skills.js';
 import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
+import { skillsPrompt } from '../skills/index.js';
 import type { ExternalAgent } from './external-agents.js';
 import { bwrapArgs } from '../tools/execute-command/index.js';
 
@@ -369,6 +371,8 @@ export interface AgentToolInputs {
    * and run). A batch shares one across its runs; a queue worker shares one through Redis.
    */
   limiters?: CallLimiterFactory;
+  /** The run's Agent Skills (see `loadRunSkills`): listed in each agent's system prompt, with `load_skill`. */
+  skills?: RunSkills | null;
 }
 
 /** A harness's workspace, path rule and MassGen `claude_code` options. */
@@ -454,11 +458,23 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     const contextWindow = agent.backend.context_window ?? knownContextWindow(settings.model);
     if (contextWindow !== undefined) spec.contextWindow = contextWindow;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
+    const skills = tools?.skills?.byAgent.get(agent.id) ?? [];
+    if (skills.length > 0 || tools?.skills?.evolve) {
+      const list = skillsPrompt(skills, {
+        budget: tools!.skills!.promptBudget,
+        evolve: tools!.skills!.evolve,
+      });
+      spec.systemMessage = spec.systemMessage ? `${spec.systemMessage.trim()}\n\n${list}` : list;
+    }
+    if (agent.subtask !== undefined) spec.subtask = agent.subtask;
     const registry = buildToolRegistry(
       agent,
       tools?.custom[index] ?? [],
       tools?.baseDir ?? '.',
       tools?.sandboxes?.get(agent.id),
+      skills,
+      config.tools.browser,
+      config.tools.computer,
     );
     if (registry) spec.tools = registry;
     return spec;

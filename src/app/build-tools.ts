@@ -15,6 +15,12 @@ import {
 import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
 import { lazyMcpToolProvider, type McpServerSettings } from '../tools/index.js';
 import { withPathGuard } from '../tools/path-arguments-guard.js';
+import { skillsToolProvider } from './skills-tools.js';
+import { browserToolProvider } from './browser-provider.js';
+import type { BrowserConfig } from '../config/browser-schema.js';
+import { computerToolProvider } from './computer-provider.js';
+import type { ComputerConfig } from '../config/computer-schema.js';
+import type { Skill } from '../skills/index.js';
 import type { CheckPath } from '../tools/permissions/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
 import { ConfigError } from '../types/errors.js';
@@ -188,9 +194,20 @@ export function buildToolRegistry(
   customTools: readonly Tool[],
   baseDir: string,
   sandbox?: AgentSandbox,
+  skills: readonly Skill[] = [],
+  /** `tools.browser`: the agent's own Chromium (docs/browser.md). */
+  browser?: BrowserConfig,
+  /** `tools.computer`: the agent's own virtual desktop (docs/computer-use.md). */
+  computer?: ComputerConfig,
 ): ToolRegistry | undefined {
   const { backend } = agent;
   const providers: ToolProvider[] = [];
+  // Skills: load_skill, and their folders read-only in the sandbox (skills-tools.ts).
+  if (skills.length > 0) {
+    const withSkills = skillsToolProvider(skills, sandbox);
+    providers.push(withSkills.provider);
+    sandbox = withSkills.sandbox;
+  }
   if (sandbox) {
     providers.push(
       createFilesystemToolProvider({ checkPath: sandbox.checkPath, workspace: sandbox.workspace }),
@@ -219,6 +236,8 @@ export function buildToolRegistry(
     }
   }
   if (customTools.length > 0) providers.push(customToolProvider(customTools));
+  if (browser) providers.push(browserToolProvider(agent, browser, sandbox));
+  if (computer) providers.push(computerToolProvider(agent, computer, sandbox));
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
     const provider = lazyMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.

@@ -1,10 +1,15 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { MassGenConfig } from '../config/index.js';
 import { isWithin } from '../tools/permissions/index.js';
 import { resolveConfigPath } from './config-relative.js';
 import { ConfigError } from '../types/errors.js';
-import { RunWorkspaces, type ContextPathInfo } from '../workspace/index.js';
+import {
+  RunWorkspaces,
+  type ContextPathInfo,
+  type IsolationSpec,
+  type Reviewer,
+} from '../workspace/index.js';
 
 /**
  * Checks `backend.cwd` of every agent without touching the disk: a plain folder name (or relative
@@ -98,7 +103,31 @@ export function resolveContextPaths(
       }
       return target;
     });
-    return { path: real, permission: entry.permission, protectedPaths };
+    if (entry.write_mode !== undefined && entry.write_mode !== 'direct' && entry.permission !== 'write') {
+      throw new ConfigError(
+        `orchestrator.context_paths[${index}].write_mode: ${entry.write_mode} applies to a context path agents may write`,
+        {
+          path: `orchestrator.context_paths[${index}].write_mode`,
+          hint: 'add permission: write, or remove write_mode',
+        },
+      );
+    }
+    const isolated = entry.write_mode === 'worktree' || entry.write_mode === 'isolated';
+    if (isolated && !statSync(real).isDirectory()) {
+      throw new ConfigError(
+        `orchestrator.context_paths[${index}].write_mode: ${entry.write_mode} needs a folder, and ${absolute} is a file`,
+        {
+          path: `orchestrator.context_paths[${index}].write_mode`,
+          hint: 'give the folder that holds the file',
+        },
+      );
+    }
+    return {
+      path: real,
+      permission: entry.permission,
+      protectedPaths,
+      ...(entry.write_mode === undefined ? {} : { writeMode: entry.write_mode }),
+    };
   });
 }
 
@@ -126,6 +155,8 @@ export async function prepareWorkspaces(
     projectDir: string;
     contextPaths: readonly ContextPathInfo[];
     previousWorkspace?: string | null;
+    /** How the winner's changes to isolated context paths are reviewed; `keep`: `--keep-worktrees`. */
+    isolation?: { reviewer: Reviewer; keep?: boolean };
   },
 ): Promise<RunWorkspaces | null> {
   if (!config.agents.some((a) => a.backend.cwd !== undefined)) return null;
@@ -138,5 +169,17 @@ export async function prepareWorkspaces(
     })),
     contextPaths: options.contextPaths,
     previousWorkspace: options.previousWorkspace ?? null,
+    isolation: options.isolation
+      ? { ...options.isolation, specs: isolationSpecs(options.contextPaths) }
+      : null,
   });
+}
+
+/** The context paths whose `write_mode` gives every agent its own copy. */
+export function isolationSpecs(contextPaths: readonly ContextPathInfo[]): IsolationSpec[] {
+  return contextPaths.flatMap((c) =>
+    c.permission === 'write' && (c.writeMode === 'worktree' || c.writeMode === 'isolated')
+      ? [{ path: c.path, mode: c.writeMode, protectedPaths: c.protectedPaths }]
+      : [],
+  );
 }

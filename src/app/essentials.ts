@@ -47,5 +47,8 @@ export {
   type ExampleInfo,
 } from '../config/examples.js';
 export { createPlainDisplay, type PlainDisplayOptions } from './plain-display.js';
+export { holdsToolCalls } from './tool-permissions.js';
+export { createFileApprovals, createFileReviews, type FileAnswerer } from './file-handshake.js';
+export type { ReviewChoice, ReviewMode } from './review-desk.js';
 export { parseConfigText, unsetConfigVariables } from './config-text.js';
 export type { RunLauncher } from './run-launcher.js';

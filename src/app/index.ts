@@ -28,6 +28,14 @@ export {
 } from './browse-files.js';
 export { configChoices, type ConfigChoice } from './config-choices.js';
 export {
+  configReadiness,
+  problemOf,
+  problemsOfError,
+  startProblems,
+  type ConfigReadiness,
+  type StartProblem,
+} from './start-problems.js';
+export {
   conversationToRun,
   streamChatRun,
   totalUsage,

@@ -100,6 +100,8 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
         );
         return;
       case 'tool.call.started':
+        // A vote being written is not a tool call to show: its vote.cast line follows.
+        if (event.toolName === 'vote' && !event.providerExecuted) return;
         flushPartial(event.agentId);
         line(
           event.agentId,
@@ -107,10 +109,18 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
         );
         return;
       case 'tool.call.finished':
+        if (event.toolName === 'vote' && !event.providerExecuted && !event.deferred) return;
         line(event.agentId, toolResultLine(event));
         return;
       case 'tool.approval.requested':
-        line(event.agentId, `? ${event.toolName} is waiting for approval`);
+        line(
+          event.agentId,
+          `? ${event.toolName} is waiting for approval${event.rule ? ` (${event.rule.label}: ${event.rule.text})` : ''}`,
+        );
+        return;
+      case 'changes.proposed':
+      case 'changes.applied':
+        write(`${changesLine(event)}\n`);
         return;
       case 'tool.approval.resolved':
         line(
@@ -151,12 +161,43 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
         line(
           event.agentId,
           event.counted
-            ? `✔ vote → ${event.targetLabel} (${event.targetAgentId}): ${truncate(oneLine(event.reason), 120)}`
+            ? `✔ vote → ${event.subtaskId ? `${event.subtaskId} ` : ''}${event.targetLabel} (${event.targetAgentId}): ${truncate(oneLine(event.reason), 120)}`
             : `↻ vote for ${event.targetLabel} not counted: the answers changed`,
         );
         return;
+      case 'checklist.criteria':
+        write(`Checklist: ${event.criteria.map((c) => `${c.id} [${c.tier}] ${c.text}`).join('; ')}\n`);
+        return;
+      case 'checklist.verdict':
+        line(
+          event.agentId,
+          `☑ checklist round ${event.round}: ${event.verdict} — best ${event.bestLabel} (${(event.aggregates[event.bestAgentId] ?? 0).toFixed(1)}/10)${event.failing.length > 0 ? `, fails ${event.failing.join(', ')}` : ''}`,
+        );
+        return;
+      case 'decomposition.planned':
+        write(
+          `Subtasks: ${event.subtasks.map((t) => `${t.id} ${t.title} (${t.ownerId})`).join('; ')} — presenter ${event.presenterId}\n`,
+        );
+        return;
       case 'votes.reset':
-        write(`── ${event.causedBy} is new: votes of ${event.clearedVoters.join(', ')} reset ──\n`);
+        write(
+          event.causedBy === 'user'
+            ? `── a message from the user: votes of ${event.clearedVoters.join(', ')} reset ──\n`
+            : `── ${event.causedBy} is new: votes of ${event.clearedVoters.join(', ')} reset ──\n`,
+        );
+        return;
+      case 'human.message':
+        write(
+          `── message from the user (${event.source}) to ${event.target ?? 'every agent'}: ${truncate(oneLine(event.text), 200)} ──\n`,
+        );
+        return;
+      case 'human.message.delivered':
+        line(event.agentId, `✉ read the message from the user`);
+        return;
+      case 'coordination.answer_now':
+        write(
+          `── answer now (${event.source}): coordination stops, the best answer so far is presented ──\n`,
+        );
         return;
       case 'agent.update.injected':
         line(event.agentId, `↻ update received: ${event.labels.join(', ')}`);
@@ -281,4 +322,23 @@ export function summaryLine(event: Finished): string {
     case 'failed':
       return `✖ Failed after ${seconds}s: ${event.error?.message ?? 'unknown error'}`;
   }
+}
+
+/** One line about the winner's changes to an isolated context path (`write_mode: worktree`). */
+export function changesLine(event: RunEventOf<'changes.proposed'> | RunEventOf<'changes.applied'>): string {
+  if (event.type === 'changes.proposed') {
+    const added = event.files.reduce((n, f) => n + f.additions, 0);
+    const removed = event.files.reduce((n, f) => n + f.deletions, 0);
+    const count = `${event.files.length} file${event.files.length === 1 ? '' : 's'}`;
+    return `── changes to ${event.contextPath} from ${event.agentId}: ${count} (+${added} −${removed})${event.awaitingReview ? ', waiting for review' : ''}${event.diffFile ? ` · diff: ${event.diffFile}` : ''} ──`;
+  }
+  const parts = [
+    event.applied.length > 0 ? `applied ${event.applied.join(', ')}` : 'nothing applied',
+    ...(event.conflicts.length > 0
+      ? [`conflicts in ${event.conflicts.join(', ')} (resolve the <<<<<<< markers)`]
+      : []),
+    ...event.failed.map((f) => `${f.path} not applied: ${f.message}`),
+    ...(event.skipped.length > 0 ? [`left out ${event.skipped.join(', ')}`] : []),
+  ];
+  return `── ${event.contextPath}: ${parts.join('; ')} (chosen by: ${event.by}) ──`;
 }

@@ -8,4 +8,6 @@ import type { MassGenOptions } from './run-massgen.js';
  * it, as `prepareRun` would); the generator yields the run's events in order and returns its result.
  * Stopping the generator early, or aborting `options.signal`, cancels the run.
  */
-export type RunLauncher = (options: MassGenOptions) => Promise<AsyncGenerator<RunEvent, RunResult, undefined>>;
+export type RunLauncher = (
+  options: MassGenOptions,
+) => Promise<AsyncGenerator<RunEvent, RunResult, undefined>>;

@@ -7,11 +7,24 @@ import {
   parseConfig,
   type MassGenConfig,
 } from '../config/index.js';
-import { Orchestrator, type AgentSpec, type HistoryTurn } from '../coordination/index.js';
+import {
+  Orchestrator,
+  type AgentSpec,
+  type HistoryTurn,
+  type RunStream,
+  type StepRequest,
+} from '../coordination/index.js';
+import { withExtraContextPaths, type ExtraContextPath } from './extra-context-paths.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
 import { CancelledError } from '../types/errors.js';
 import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent, RunWarning } from '../types/events.js';
+import type {
+  AnswerNowResult,
+  SteeringMessage,
+  SteeringSource,
+  SteerResult,
+} from '../types/steering-events.js';
 import type { RunResult } from '../types/run-result.js';
 import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
@@ -19,9 +32,13 @@ import type { Clock } from '../util/clock.js';
 import type { CallLimiterFactory } from '../util/rate-limiter.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { collectRunSecrets, runScrubber } from './secrets.js';
-import type { ToolApprover } from '../types/tool.js';
+import type { ToolApprovalDecision, ToolApprover } from '../types/tool.js';
+import type { ReviewSource } from '../workspace/index.js';
+import { isolationResult, ReviewDesk, type ReviewChoice, type ReviewMode } from './review-desk.js';
+import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
 import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
+import { loadRunSkills, saveProposedSkills, type RunSkills } from './agent-skills.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
 import { loadExternalAgents } from './external-agents.js';
@@ -29,8 +46,16 @@ import { startPythonAgents } from './python-agents.js';
 import { harnessWarnings } from './harness-checks.js';
 import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
-import { coordinationSettings } from './coordination-settings.js';
+import { coordinationSettings, loadEvalCriteria } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
+import {
+  harvestMemoryFolder,
+  rememberRun,
+  seedMemoryFolders,
+  startRunMemory,
+  withMemoryNote,
+  withMemoryTools,
+} from './run-memory-setup.js';
 
 /** Options of {@link prepareRun} and {@link runMassGen}. */
 export interface MassGenOptions {
@@ -46,11 +71,20 @@ export interface MassGenOptions {
   signal?: AbortSignal;
   /** Earlier turns of a multi-turn session. */
   history?: readonly HistoryTurn[];
+  /** Folders or files added to the config's `orchestrator.context_paths` (relative to `cwd`). */
+  contextPaths?: readonly ExtraContextPath[];
+  /** Step mode: one agent's one action against a recorded session, instead of a whole run (docs/step-mode.md). */
+  step?: StepRequest;
   /** Write `.massgen/massgen_logs/…` (default: the config's `ui.logging_enabled`). */
   logging?: boolean;
   /** Folder holding the log folders. Default: `<cwd>/.massgen/massgen_logs`. */
   logRoot?: string;
   orchestratorTimeoutSeconds?: number;
+  /**
+   * `--eval-criteria FILE`: the checklist's criteria (`voting_sensitivity: checklist_gated`) from a YAML
+   * or JSON file, relative to `cwd`; the config's `checklist_criteria_inline` still comes first.
+   */
+  evalCriteria?: string;
   /** Called for every event, in order. */
   onEvent?: (event: RunEvent) => void;
   /** Progress of model downloads during preparation (the CLI draws a progress bar). */
@@ -64,6 +98,14 @@ export interface MassGenOptions {
    * Without it, `orchestrator.auto_approve: false` holds calls until {@link PreparedRun.respondToApproval}.
    */
   onToolApproval?: ToolApprover;
+  /**
+   * How the winner's changes to isolated context paths (`write_mode: worktree`) are applied: `apply`
+   * (default) all of them; `all` / `none` as `--review=all|none`; `ask` waits for
+   * {@link PreparedRun.respondToReview} (the terminal's prompt, the web UI, the file handshake).
+   */
+  review?: ReviewMode;
+  /** `--keep-worktrees`: leave the agents' checkouts and branches in place after the run. */
+  keepWorktrees?: boolean;
   /** Time and randomness for the engine, the logs and sessions. Default: the system clock. */
   clock?: Clock;
   /**
@@ -97,11 +139,21 @@ export interface PreparedRun {
    * Answers a `tool.approval.requested` event (with `auto_approve: false` and no `onToolApproval`).
    * Returns false when no call with that id is waiting.
    */
-  respondToApproval(
-    agentId: string,
-    callId: string,
-    decision: { approved: boolean; reason?: string },
-  ): boolean;
+  respondToApproval(agentId: string, callId: string, decision: ToolApprovalDecision): boolean;
+  /**
+   * Answers a `changes.proposed` event that awaits review (`review: 'ask'`): apply every file, none, or
+   * these (relative to the context path). `by` is recorded (`terminal`, `web`, `file`; default `caller`).
+   * Returns false when no review with that id is waiting.
+   */
+  respondToReview(reviewId: string, files: ReviewChoice, by?: ReviewSource): boolean;
+  /**
+   * Sends every agent (or `message.agentId`) a message from the user while the run goes
+   * (`human.message`; each agent reads it at its next step). Refused before `stream()` has started the
+   * run and after it finished. See docs/protocol.md "Steering".
+   */
+  steer(message: SteeringMessage): SteerResult;
+  /** Stops coordination and presents the best current answer (`coordination.answer_now`). */
+  answerNow(source?: SteeringSource): AnswerNowResult;
 }
 
 function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenConfig {
@@ -119,12 +171,21 @@ function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenC
 export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
-  const config = resolveConfig(options, env, cwd);
+  const config = withExtraContextPaths(resolveConfig(options, env, cwd), options.contextPaths, cwd);
+  const evalCriteria =
+    options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
   // Tool paths in a config file are relative to the file, like every other path in it.
   const baseDir = typeof options.config === 'string' ? path.dirname(path.resolve(cwd, options.config)) : cwd;
   // Cheap checks first: a bad workspace or context path must not wait for a model download.
   const pathNotes: string[] = [];
   const contextPaths = checkWorkspaceConfig(config, baseDir, { projectDir: cwd, notes: pathNotes });
+  // `memory.enabled`: the store is opened and the question's memories retrieved before agents are built.
+  // Not in step mode: one agent's one action is not a finished run to learn from.
+  const memory = options.step
+    ? null
+    : await startRunMemory(config, { question: options.question, env, cwd, baseDir });
+  const memoryFilesMode = config.orchestrator.coordination.enable_memory_filesystem_mode;
+  let memoryFiles = new Map<string, Map<string, string>>();
   if (!options.agents) {
     // Downloads and file checks happen now, before any agent starts, so a bad model fails cleanly.
     await prepareBackends(config, env, {
@@ -136,28 +197,43 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   // Started when the first Python custom tool loads; stopped when the run ends (or fails to start).
   const python: { host: PythonHost | null } = { host: null };
   // Python agents' hosts and user adapters: ended with the run.
-  const externalClosers: (() => Promise<void>)[] = [];
+  const externalClosers: (() => Promise<void>)[] = memory ? [() => memory.close()] : [];
   const closeAll = async () => {
     await Promise.all([python.host?.close(), ...externalClosers.map((close) => close().catch(() => {}))]);
   };
   let workspaces: RunWorkspaces | null = null;
   let warnings: RunWarning[] = [];
+  let skills: RunSkills | null = null;
+  const reviews = new ReviewDesk(options.review ?? 'apply');
   if (!agents) {
     try {
-      const custom = await loadAgentCustomTools(config, baseDir, options.tools, {
-        project: { dir: cwd, notes: pathNotes },
-        python: () =>
-          (python.host ??= new PythonHost({ ...(config.python ? { python: config.python } : {}), cwd, env })),
-      });
+      const custom = await loadAgentCustomTools(
+        config,
+        baseDir,
+        withMemoryTools(config, options.tools, memory),
+        {
+          project: { dir: cwd, notes: pathNotes },
+          python: () =>
+            (python.host ??= new PythonHost({
+              ...(config.python ? { python: config.python } : {}),
+              cwd,
+              env,
+            })),
+        },
+      );
       const externals = await loadExternalAgents(config, baseDir, { dir: cwd, notes: pathNotes });
       for (const { close } of externals.values()) if (close) externalClosers.push(close);
       const prepared = await prepareSandboxes(config, env, {
         projectDir: cwd,
         contextPaths,
         previousWorkspace: options.previousWorkspace ?? null,
+        isolation: { reviewer: reviews.reviewer, keep: options.keepWorktrees === true },
       });
       workspaces = prepared.workspaces;
+      memoryFiles = await seedMemoryFolders(memory, memoryFilesMode, prepared.sandboxes);
       warnings = prepared.warnings;
+      skills = loadRunSkills(config, { baseDir, projectDir: cwd });
+      if (skills) warnings = [...warnings, ...skills.warnings];
       const pythonAgents = await startPythonAgents(config, {
         baseDir,
         cwd,
@@ -173,17 +249,22 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         baseDir,
         sandboxes: prepared.sandboxes,
         externals,
+        skills,
         ...(options.limiters ? { limiters: options.limiters } : {}),
       });
       // Harnesses keep processes and a tool server between steps: ended with the run.
       for (const { backend } of agents) if (backend.close) externalClosers.push(() => backend.close!());
     } catch (error) {
       await closeAll();
+      // The agents' worktrees of isolated context paths (and their branches) go with a failed start.
+      await workspaces?.dispose().catch(() => undefined);
       throw error;
     }
   }
+  agents = withMemoryNote(agents, memory, memoryFilesMode && memoryFiles.size > 0);
   // MassGen keys the config used that massgen handles differently or not at all: said at run start.
   warnings = [
+    ...(memory?.warnings ?? []),
     ...configNotes(config).map((note) => ({
       code: 'massgen_compat',
       message: note.message,
@@ -192,18 +273,28 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...pathNotes.map((message) => ({ code: 'massgen_compat', message })),
     ...warnings,
   ];
-  const overrides =
-    options.orchestratorTimeoutSeconds === undefined
+  const overrides = {
+    ...(options.orchestratorTimeoutSeconds === undefined
       ? {}
-      : { orchestratorTimeoutSeconds: options.orchestratorTimeoutSeconds };
+      : { orchestratorTimeoutSeconds: options.orchestratorTimeoutSeconds }),
+    ...(evalCriteria === undefined ? {} : { evalCriteria }),
+  };
   const scrubber = runScrubber(config, env);
   const desk = new ToolApprovalDesk();
-  const approver = options.onToolApproval ?? (config.orchestrator.auto_approve ? undefined : desk.approver);
+  const approver = options.onToolApproval ?? (holdsToolCalls(config) ? desk.approver : undefined);
+  // Permission rules, and the audit ledger of every decision, whenever something decides on calls.
+  const toolPolicy = buildToolPolicy(config, {
+    held: options.onToolApproval !== undefined || !config.orchestrator.auto_approve,
+    workspaces,
+    contextPaths,
+  });
+  const orchestratorAgents = agents;
   const orchestrator = new Orchestrator({
     agents,
     settings: coordinationSettings(config, overrides),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
+    ...(toolPolicy ? { toolPolicy } : {}),
     ...(workspaces ? { workspaces } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
     scrubber,
@@ -224,11 +315,20 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       // status.json exists (phase "starting") before its path is handed out, e.g. printed by --automation.
       await writer.flush();
+      if (workspaces) workspaces.diffDir = writer.logDir;
     } catch (error) {
       await closeAll();
+      await workspaces?.dispose().catch(() => undefined);
       throw error;
     }
   }
+
+  let live: RunStream | null = null;
+  const notStarted = {
+    accepted: false,
+    reason: 'not_running',
+    message: 'the run has not started yet',
+  } as const;
 
   let resolveResult!: (result: RunResult) => void;
   const result = new Promise<RunResult>((resolve) => (resolveResult = resolve));
@@ -241,10 +341,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     const events = orchestrator.run(options.question, {
       signal: controller.signal,
       ...(options.history ? { history: options.history } : {}),
+      ...(options.step ? { step: options.step } : {}),
     });
+    live = events;
     let finished: Extract<RunEvent, { type: 'run.finished' }> | null = null;
     const record = (event: RunEvent) => {
       writer?.handle(event);
+      memory?.observe(event);
       if (event.type === 'run.finished') finished = event;
       options.onEvent?.(event);
     };
@@ -265,12 +368,17 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         for (let next = await iterator.next(); !next.done; next = await iterator.next()) record(next.value);
       }
       dispose();
+      await harvestMemoryFolder(memory, memoryFiles, (id) => workspaces?.workspaceOf(id) ?? null, finished);
+      await rememberRun(memory, orchestratorAgents, finished, (options.history?.length ?? 0) > 0);
       const workspaceDir = await deliverWorkspace(workspaces, finished, writer);
+      const proposedSkills = skills?.evolve ? saveProposedSkills(cwd, finished, workspaceDir) : [];
       await closeAll();
       await writer?.flush();
       resolveResult({
         ...toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),
         workspaceDir,
+        ...isolationResult(workspaces),
+        ...(proposedSkills.length > 0 ? { proposedSkills } : {}),
       });
     }
     return await result;
@@ -287,6 +395,9 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     terminateSync: (outcome) => writer?.terminateSync(outcome),
     scrubber,
     respondToApproval: (agentId, callId, decision) => desk.respond(agentId, callId, decision),
+    respondToReview: (reviewId, files, by) => reviews.respond(reviewId, files, by),
+    steer: (message) => live?.steer(message) ?? notStarted,
+    answerNow: (source) => live?.answerNow(source) ?? notStarted,
   };
 }
 

@@ -11,12 +11,18 @@ import {
 } from '../tools/execute-command/index.js';
 import { createPathChecker } from '../tools/permissions/index.js';
 import type { ToolContext } from '../types/tool.js';
-import { ConfigError } from '../types/errors.js';
+import { ConfigError, describeError } from '../types/errors.js';
 import type { RunWarning } from '../types/events.js';
-import type { ContextPathInfo, RunWorkspaces } from '../workspace/index.js';
+import { gitAvailable, type ContextPathInfo, type Reviewer, type RunWorkspaces } from '../workspace/index.js';
 import type { AgentSandbox } from './build-tools.js';
-import { prepareWorkspaces } from './build-workspaces.js';
+import { isolationSpecs, prepareWorkspaces } from './build-workspaces.js';
 import type { Env } from './build-agents.js';
+
+/** No review asked: the winner's changes are applied as the presenter's writes would be. */
+const APPLY_ALL: Reviewer = {
+  awaitsReview: false,
+  review: async () => ({ files: 'all', by: 'default' }),
+};
 
 /** Where an agent's commands run, once the config and this machine have been asked. */
 export type CommandPlan = { mode: ExecutionMode } | { mode: null; warning: RunWarning };
@@ -125,8 +131,9 @@ export function sandboxLayout(options: {
     ...(options.previousWorkspace ? [real(options.previousWorkspace)] : []),
   ];
   return (phase) => {
+    // An agent's own checkout of an isolated path is writable in every phase.
     const writable = options.contextPaths
-      .filter((c) => c.permission === 'write' && phase === 'presentation')
+      .filter((c) => c.permission === 'write' && (phase === 'presentation' || c.ownCopy === true))
       .map((c) => c.path);
     const readOnly = options.contextPaths.filter((c) => !writable.includes(c.path)).map((c) => c.path);
     return {
@@ -149,7 +156,13 @@ export function sandboxLayout(options: {
 export async function prepareSandboxes(
   config: MassGenConfig,
   env: Env,
-  options: { projectDir: string; contextPaths: readonly ContextPathInfo[]; previousWorkspace: string | null },
+  options: {
+    projectDir: string;
+    contextPaths: readonly ContextPathInfo[];
+    previousWorkspace: string | null;
+    /** How the winner's changes to isolated context paths are reviewed; `keep`: `--keep-worktrees`. */
+    isolation?: { reviewer: Reviewer; keep?: boolean };
+  },
 ): Promise<{
   workspaces: RunWorkspaces | null;
   sandboxes: Map<string, AgentSandbox>;
@@ -189,23 +202,54 @@ export async function prepareSandboxes(
         'massgen runs as root and cannot create a pids cgroup here (the kernel exempts root from RLIMIT_NPROC): a sandboxed command starting processes without end is only stopped at the next check, a tenth of a second later. Run massgen as an ordinary user, or give it a writable cgroupfs.',
     });
   }
-  const workspaces = await prepareWorkspaces(config, options);
-  if (!workspaces) return { workspaces, sandboxes, warnings };
+  const isolated = isolationSpecs(options.contextPaths);
+  if (isolated.length > 0 && !gitAvailable()) {
+    const index = options.contextPaths.findIndex((c) => c.path === isolated[0]?.path);
+    throw new ConfigError(
+      `orchestrator.context_paths[${index}].write_mode: ${isolated[0]?.mode} needs git, and git is not installed here`,
+      {
+        path: `orchestrator.context_paths[${index}].write_mode`,
+        hint: 'install git, or use write_mode: direct',
+      },
+    );
+  }
+  let workspaces: RunWorkspaces | null;
+  try {
+    workspaces = await prepareWorkspaces(config, {
+      ...options,
+      ...(options.isolation ? { isolation: options.isolation } : { isolation: { reviewer: APPLY_ALL } }),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError || isolated.length === 0) throw error;
+    throw new ConfigError(`write_mode: could not make the agents' checkouts: ${describeError(error)}`, {
+      hint: 'check that the context path is a readable folder (and, in a git repository, that git works there)',
+    });
+  }
+  if (!workspaces) {
+    if (isolated.length > 0) {
+      warnings.push({
+        code: 'isolation_unused',
+        message: `write_mode ${isolated[0]?.mode} has no effect: no agent has a workspace (backend.cwd) to write with`,
+      });
+    }
+    return { workspaces, sandboxes, warnings };
+  }
   const massgenDir = path.join(options.projectDir, '.massgen');
   for (const agent of config.agents) {
     const workspace = workspaces.workspaceOf(agent.id);
     if (workspace === null) continue;
+    const contextPaths = workspaces.contextPathsOf(agent.id);
     const checkPath = createPathChecker({
       workspace,
       peerSnapshots: workspaces.peersDirOf(agent.id),
-      contextPaths: workspaces.contextPaths,
+      contextPaths,
       readOnly: workspaces.previousWorkspace ? [workspaces.previousWorkspace] : [],
     });
     const layout = sandboxLayout({
       workspace,
       peersDir: workspaces.peersDirOf(agent.id),
       massgenDir,
-      contextPaths: workspaces.contextPaths,
+      contextPaths,
       previousWorkspace: workspaces.previousWorkspace,
       hiddenPaths: agent.backend.sandbox.hidden_paths.map((p) => path.resolve(options.projectDir, p)),
       // A container's network setting still holds when its commands fall back to the sandbox.

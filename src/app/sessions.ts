@@ -49,6 +49,11 @@ export interface TurnHooks {
   onEvent?: (event: RunEvent) => void;
   /** The prepared run, before it starts: keep it for a synchronous log flush on a hard exit. */
   onPrepared?: (run: PreparedRun) => void;
+  /**
+   * false: a turn that could not start (`prepareError`: a bad config, a missing key) is neither stored
+   * nor counted — the web UI reports it instead, leaving no session behind. Default true.
+   */
+  recordFailedStart?: boolean;
 }
 
 /** Options of {@link runSessionTurn}. */
@@ -119,6 +124,7 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
     onEvent,
     onPrepared,
     signal,
+    recordFailedStart = true,
     ...runOptions
   } = options;
   const cwd = path.resolve(runOptions.cwd ?? process.cwd());
@@ -199,7 +205,7 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
   let stored: Session | null = session;
   let turnDir: string | null = null;
   let storeError: Error | null = null;
-  if (persist) {
+  if (persist && (recordFailedStart || prepareError === null)) {
     try {
       const root = sessionsRoot ?? defaultSessionsRoot(cwd);
       const target =
@@ -415,6 +421,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       if (outcome.pricedAgents) pricedAgents = outcome.pricedAgents;
       // A `clear()` while the turn ran started another session: this turn belongs to the old one.
       if (sessionId !== id) return outcome;
+      if (outcome.prepareError !== null && hooks.recordFailedStart === false) return outcome;
       session = outcome.session;
       const stored = outcome.storeError === null ? outcome.session?.turns.at(-1) : undefined;
       const index = stored?.index ?? (turns.at(-1)?.index ?? 0) + 1;

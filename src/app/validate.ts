@@ -14,6 +14,7 @@ import { parseYamlSource, type ParsedSource } from '../config/yaml-source.js';
 import { ConfigError } from '../types/errors.js';
 import { isRecord } from '../util/guards.js';
 import { findBackendFactory } from '../backends/index.js';
+import { loadRunSkills } from './agent-skills.js';
 import { modelLabel, resolveAgentSettings, type Env } from './build-agents.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
 import { resolveConfigPath } from './config-relative.js';
@@ -137,6 +138,9 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
   const toolProblems = toolFileProblems(config, { baseDir: path.dirname(report.file), projectDir: cwd }, env);
   report.errors.push(...toolProblems.errors);
   report.warnings.push(...toolProblems.warnings);
+  // Skills: a malformed SKILL.md or a missing folder is a warning, as at the start of a run.
+  const skills = loadRunSkills(config, { baseDir: path.dirname(report.file), projectDir: cwd });
+  report.warnings.push(...(skills?.warnings ?? []).map((w) => ({ path: w.key ?? '', message: w.message })));
   if (past) {
     // Found on the file without the keys the schema refused: a problem about one of those keys (or the
     // key a misspelt one was meant to be) is that problem again, not a new one. An agent whose id was

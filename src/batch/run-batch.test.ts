@@ -8,7 +8,7 @@ import { startFakeOpenAIServer, type FakeOpenAIServer } from '../testing/fake-op
 import { ConfigError } from '../types/errors.js';
 import { sharedLimiters } from './in-process-executor.js';
 import type { BatchResultLine } from './result-line.js';
-import { runBatch, type BatchProgress } from './run-batch.js';
+import { runBatch, type BatchProgress, type RunBatchOptions } from './run-batch.js';
 
 let fake: FakeOpenAIServer;
 const dirs: string[] = [];
@@ -69,19 +69,15 @@ const readLines = (cwd: string): BatchResultLine[] =>
 const askedIds = () =>
   new Set(fake.requests.flatMap((r) => /Question (q\d+):/.exec(r.view?.text ?? '')?.[1] ?? []));
 
+/** The batch `workdir` sets up (q.jsonl through team.yaml into r.jsonl), with the test's own options. */
+const batchIn = (cwd: string, options: Partial<RunBatchOptions> = {}) =>
+  runBatch({ cwd, env: {}, config: 'team.yaml', input: 'q.jsonl', output: 'r.jsonl', ...options });
+
 describe('runBatch in process', () => {
   it('answers every question with one line each: answer, winner, votes, tokens, cost, duration', async () => {
     const cwd = workdir(6);
     const progress: BatchProgress[] = [];
-    const summary = await runBatch({
-      cwd,
-      env: {},
-      config: 'team.yaml',
-      input: 'q.jsonl',
-      output: 'r.jsonl',
-      concurrency: 3,
-      onProgress: (p) => progress.push(p),
-    });
+    const summary = await batchIn(cwd, { concurrency: 3, onProgress: (p) => progress.push(p) });
     const lines = readLines(cwd);
     expect(lines.map((l) => l.id).sort()).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
     for (const line of lines) {
@@ -117,12 +113,7 @@ describe('runBatch in process', () => {
   it('an interrupted batch keeps every finished line and a rerun does not redo them', async () => {
     const cwd = workdir(6);
     const controller = new AbortController();
-    const first = await runBatch({
-      cwd,
-      env: {},
-      config: 'team.yaml',
-      input: 'q.jsonl',
-      output: 'r.jsonl',
+    const first = await batchIn(cwd, {
       concurrency: 2,
       signal: controller.signal,
       onProgress: (p) => {
@@ -137,7 +128,7 @@ describe('runBatch in process', () => {
     fake.reset();
     const team = convergingTeam({ final: 'The answer is 42.' });
     fake.setHandler((body, index, view) => ({ ...team(body, index, view), usage: { promptTokens: 1 } }));
-    const second = await runBatch({ cwd, env: {}, config: 'team.yaml', input: 'q.jsonl', output: 'r.jsonl' });
+    const second = await batchIn(cwd);
     expect(second).toMatchObject({ resumed: finished.length, done: 6, notRun: 0, stoppedBy: null });
     const ids = readLines(cwd).map((l) => l.id);
     expect(ids.sort()).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
@@ -147,27 +138,12 @@ describe('runBatch in process', () => {
 
   it('stops taking new runs at maxCostUsd, keeps what finished, and counts earlier lines on resume', async () => {
     const cwd = workdir(5);
-    const capped = await runBatch({
-      cwd,
-      env: {},
-      config: 'team.yaml',
-      input: 'q.jsonl',
-      output: 'r.jsonl',
-      concurrency: 1,
-      maxCostUsd: 1,
-    });
+    const capped = await batchIn(cwd, { concurrency: 1, maxCostUsd: 1 });
     expect(capped).toMatchObject({ written: 1, done: 1, notRun: 4, stoppedBy: 'cost' });
     // The same limit again: the batch has already spent it, so nothing more runs.
-    const again = await runBatch({
-      cwd,
-      env: {},
-      config: 'team.yaml',
-      input: 'q.jsonl',
-      output: 'r.jsonl',
-      maxCostUsd: 1,
-    });
+    const again = await batchIn(cwd, { maxCostUsd: 1 });
     expect(again).toMatchObject({ written: 0, notRun: 4, stoppedBy: 'cost' });
-    const rest = await runBatch({ cwd, env: {}, config: 'team.yaml', input: 'q.jsonl', output: 'r.jsonl' });
+    const rest = await batchIn(cwd);
     expect(rest).toMatchObject({ written: 4, done: 5, stoppedBy: null });
     expect(readLines(cwd)).toHaveLength(5);
   });
@@ -178,13 +154,7 @@ describe('runBatch in process', () => {
       { id: 'missing', question: 'Question q2: and these?', attachments: ['gone.txt'] },
     ]);
     writeFileSync(path.join(cwd, 'notes.txt'), 'The launch moved to Tuesday.\n');
-    const summary = await runBatch({
-      cwd,
-      env: {},
-      config: 'team.yaml',
-      input: 'q.jsonl',
-      output: 'r.jsonl',
-    });
+    const summary = await batchIn(cwd);
     expect(summary).toMatchObject({ done: 2, failed: 1 });
     const byId = Object.fromEntries(readLines(cwd).map((l) => [l.id, l]));
     expect(byId['with-notes']?.status).toBe('completed');
@@ -201,7 +171,7 @@ describe('runBatch in process', () => {
   it('runs a line with its own config', async () => {
     const cwd = workdir(1, [{ id: 'solo-line', question: 'Question q9: alone?', config: 'solo.yaml' }]);
     writeFileSync(path.join(cwd, 'solo.yaml'), stringify(team(['solo'])));
-    await runBatch({ cwd, env: {}, config: 'team.yaml', input: 'q.jsonl', output: 'r.jsonl' });
+    await batchIn(cwd);
     const byId = Object.fromEntries(readLines(cwd).map((l) => [l.id, l]));
     expect(byId['q1']?.winner).toBe('a');
     expect(byId['solo-line']?.winner).toBe('solo');

@@ -23,11 +23,11 @@ const requested = (agentId: string, callId: string, toolName = 'write_file', arg
 
 /** A stand-in for PreparedRun.respondToApproval that records its answers. */
 function recordingRun() {
-  const answers: [string, string, { approved: boolean; reason?: string }][] = [];
+  const answers: [string, string, { approved: boolean; reason?: string; by?: string }][] = [];
   return {
     answers,
     respondToApproval: vi.fn(
-      (agentId: string, callId: string, decision: { approved: boolean; reason?: string }) => {
+      (agentId: string, callId: string, decision: { approved: boolean; reason?: string; by?: string }) => {
         answers.push([agentId, callId, decision]);
         return true;
       },
@@ -94,20 +94,24 @@ describe('createApprovalPrompt on a terminal', () => {
 
     terminal.input.write('y\n');
     await until(() => run.answers.length === 1);
-    expect(run.answers[0]).toEqual(['gpt', 'c1', { approved: true }]);
+    expect(run.answers[0]).toEqual(['gpt', 'c1', { approved: true, by: 'terminal' }]);
     await until(() => terminal.written().includes('Allow claude'));
     expect(terminal.written()).toContain('Allow claude to run fetch {"url":"https://x"}? [y/N] ');
 
     // Anything but y/yes denies (the default is no).
     terminal.input.write('\n');
     await until(() => run.answers.length === 2);
-    expect(run.answers[1]).toEqual(['claude', 'c2', { approved: false, reason: 'denied by the user' }]);
+    expect(run.answers[1]).toEqual([
+      'claude',
+      'c2',
+      { approved: false, reason: 'denied by the user', by: 'terminal' },
+    ]);
 
     prompt.handle(requested('gpt', 'c3'));
     await until(() => terminal.written().split('Allow').length === 4);
     terminal.input.write(' YES \n');
     await until(() => run.answers.length === 3);
-    expect(run.answers[2]).toEqual(['gpt', 'c3', { approved: true }]);
+    expect(run.answers[2]).toEqual(['gpt', 'c3', { approved: true, by: 'terminal' }]);
     expect(warn).not.toHaveBeenCalled();
     prompt.close();
   });
@@ -152,7 +156,11 @@ describe('createApprovalPrompt on a terminal', () => {
     await until(() => terminal.written().includes('Allow gpt to run write_file {"path":"a"}? [y/N] \nAllow'));
     terminal.input.write('n\n');
     await until(() => run.answers.length === 1);
-    expect(run.answers[0]).toEqual(['gpt', 'c4', { approved: false, reason: 'denied by the user' }]);
+    expect(run.answers[0]).toEqual([
+      'gpt',
+      'c4',
+      { approved: false, reason: 'denied by the user', by: 'terminal' },
+    ]);
     prompt.close();
   });
 
@@ -202,8 +210,8 @@ describe('createApprovalPrompt on a terminal', () => {
     await until(() => run.answers.length === 1);
     prompt.handle(requested('gpt', 'c2'));
     expect(run.answers).toEqual([
-      ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON }],
-      ['gpt', 'c2', { approved: false, reason: NO_APPROVER_REASON }],
+      ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],
+      ['gpt', 'c2', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],
     ]);
     expect(warn).toHaveBeenCalledTimes(1);
   });
@@ -212,8 +220,8 @@ describe('createApprovalPrompt on a terminal', () => {
 describe('createApprovalPrompt without a terminal', () => {
   const expectDenials = (run: ReturnType<typeof recordingRun>, warn: ReturnType<typeof vi.fn>) => {
     expect(run.answers).toEqual([
-      ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON }],
-      ['claude', 'c2', { approved: false, reason: NO_APPROVER_REASON }],
+      ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],
+      ['claude', 'c2', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],
     ]);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toBe(`massgen: warning: tool call denied: ${NO_APPROVER_REASON}\n`);

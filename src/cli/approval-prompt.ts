@@ -48,15 +48,18 @@ const same = (a: { agentId: string; callId: string }, b: { agentId: string; call
  * `Allow gpt to run write_file {"path":"a.txt"}? [y/N] ` — the tool name and arguments come from the
  * model, so the question is made inert (JSON escapes C0 controls, not C1 or bidi ones).
  */
-export function approvalQuestion(request: Pick<Request, 'agentId' | 'toolName' | 'arguments'>): string {
+export function approvalQuestion(
+  request: Pick<Request, 'agentId' | 'toolName' | 'arguments'> & { rule?: Request['rule'] },
+): string {
   let args: string;
   try {
     args = JSON.stringify(request.arguments) ?? '';
   } catch {
     args = String(request.arguments);
   }
+  const rule = request.rule ? ` (${request.rule.label}: ${request.rule.text})` : '';
   return inertText(
-    `Allow ${request.agentId} to run ${request.toolName} ${truncate(oneLine(args), 100)}? [y/N] `,
+    `Allow ${request.agentId} to run ${request.toolName} ${truncate(oneLine(inertText(args)), 100)}${rule}? [y/N] `,
   );
 }
 
@@ -80,13 +83,13 @@ export function createApprovalPrompt(
   let warned = false;
   let closed = false;
 
-  const deny = (request: Request, reason: string) =>
-    run.respondToApproval(request.agentId, request.callId, { approved: false, reason });
+  const deny = (request: Request, reason: string, by: 'terminal' | 'none') =>
+    run.respondToApproval(request.agentId, request.callId, { approved: false, reason, by });
 
   const denyUnanswerable = (request: Request) => {
     if (!warned && options.warn) options.warn(`massgen: warning: tool call denied: ${NO_APPROVER_REASON}\n`);
     warned = true;
-    deny(request, NO_APPROVER_REASON);
+    deny(request, NO_APPROVER_REASON, 'none');
   };
 
   const next = () => {
@@ -121,7 +124,7 @@ export function createApprovalPrompt(
       finish();
       output.write('\n');
       if (options.onInterrupt) options.onInterrupt();
-      else deny(request, USER_DENIED_REASON);
+      else deny(request, USER_DENIED_REASON, 'terminal');
       next();
     });
     rl.on('close', () => {
@@ -141,7 +144,9 @@ export function createApprovalPrompt(
       run.respondToApproval(
         request.agentId,
         request.callId,
-        approved ? { approved: true } : { approved: false, reason: USER_DENIED_REASON },
+        approved
+          ? { approved: true, by: 'terminal' }
+          : { approved: false, reason: USER_DENIED_REASON, by: 'terminal' },
       );
       next();
     });

@@ -2,7 +2,7 @@ import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { oneLine, truncate } from '../util/text.js';
 import type { Write } from '../app/plain-display.js';
-import { inertWriter } from '../util/terminal-text.js';
+import { inertText, inertWriter } from '../util/terminal-text.js';
 
 /**
  * The `--automation` view: quiet, one `KEY: value` per line, for scripts and coding agents.
@@ -33,7 +33,8 @@ export function printAutomationFooter(rawWrite: Write, result: RunResult, agentC
     write(`WINNER: ${result.winnerId}\n`);
     write(`ANSWER_FILE: ${result.answerFile ?? '-'}\n`);
     write(`DURATION: ${seconds}\n`);
-    write(`ANSWER_PREVIEW: ${truncate(oneLine(result.finalAnswer ?? ''), 200)}\n`);
+    // Inert before it is cut: the preview holds 200 columns of what the terminal shows.
+    write(`ANSWER_PREVIEW: ${truncate(oneLine(inertText(result.finalAnswer ?? '')), 200)}\n`);
     write(`COMPLETED: ${agentCount} agents, ${seconds}s total\n`);
   } else {
     write(`STATUS_RESULT: ${result.status}\n`);

@@ -136,8 +136,12 @@ export async function runBatchCommand(options: BatchOptions, io: BatchCommandIo)
         ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
         ...(options.logs ? {} : { logging: false }),
       });
+      const workers = await client.workers();
       say(
-        `massgen batch: runs go to queue "${location.name}" on ${location.label}; start workers with massgen worker --queue ${location.label}\n`,
+        `massgen batch: runs go to queue "${location.name}" on ${location.label}` +
+          (workers > 0
+            ? ` (${workers} worker${workers === 1 ? '' : 's'} connected)\n`
+            : `; no worker is connected yet — start one with massgen worker --queue ${location.label}\n`),
       );
     }
     const summary = await runBatch({

@@ -130,5 +130,9 @@ export function summaryLines(summary: BatchSummary): string {
     );
   else if (summary.stoppedBy === 'interrupt' && summary.notRun > 0)
     lines.push(`Interrupted: ${summary.notRun} not answered yet — run the same command again to resume.`);
+  else if (summary.notRun > 0)
+    lines.push(
+      `${summary.notRun} not answered (their jobs left the queue, e.g. drained) — run the same command again to run them.`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -25,8 +25,10 @@ import {
   type Env,
   type MassGenConfig,
   type PreparedRun,
+  type ReviewMode,
 } from '../app/essentials.js';
 import { CancelledError, ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+import type { RunResult } from '../types/run-result.js';
 import { printAutomationFooter } from './automation-display.js';
 import type { Write } from '../app/plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
@@ -207,7 +209,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return ExitCode.config;
   }
   if (argv[0] === 'serve') return serveCli(argv.slice(1), io);
-  if (argv[0] === 'batch' || argv[0] === 'worker' || argv[0] === 'queue') {
+  if (argv[0] === 'mcp' || argv[0] === 'skill' || argv[0] === 'step') {
+    // For coding agents and outside loops; the MCP SDK loads only for `massgen mcp`.
+    const { runCodingAgentCli } = await import('./coding-agent-cli.js');
+    return runCodingAgentCli(argv[0], argv.slice(1), io);
+  }
+  if (argv[0] === 'skills') {
+    // The Agent Skills massgen's agents use (`massgen skill`, singular, is the coding agents' skill).
+    const { runSkillsCli } = await import('./skills-command.js');
+    return runSkillsCli(argv.slice(1), io);
+  }
+  if (argv[0] === 'memory') {
+    // What teams remember (docs/memory.md); LanceDB loads only for this command and memory runs.
+    const { runMemoryCli } = await import('./memory-command.js');
+    return runMemoryCli(argv.slice(1), io);
+  }
+  if (argv[0] === 'batch' || argv[0] === 'worker' || argv[0] === 'queue' || argv[0] === 'eval') {
     // Loaded only for these commands (and bullmq only with --queue).
     const { runScaleOutCli } = await import('./scale-out-cli.js');
     return runScaleOutCli(argv[0], argv.slice(1), io);
@@ -311,6 +328,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const discovered = flagged ? null : discoverConfig({ cwd: io.cwd, env: io.env, home });
   const noQuestion = !options.question?.trim();
   if (resuming || (noQuestion && !options.automation && io.stdin && (flagged || discovered))) {
+    if (options.inboxDir !== undefined) {
+      printError(
+        io,
+        new UsageError(
+          '--inbox-dir steers one run: give a question',
+          'usage: massgen --config FILE --inbox-dir DIR "your question"',
+        ),
+        options.debug,
+      );
+      return ExitCode.config;
+    }
     if (!io.stdin) {
       io.stderr('massgen: error: interactive mode needs stdin\n');
       return ExitCode.config;
@@ -356,6 +384,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(options.orchestratorTimeout === undefined
         ? {}
         : { orchestratorTimeoutSeconds: options.orchestratorTimeout }),
+      ...(options.evalCriteria === undefined ? {} : { evalCriteria: options.evalCriteria }),
     });
   }
 
@@ -380,6 +409,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(options.orchestratorTimeout === undefined
         ? {}
         : { orchestratorTimeoutSeconds: options.orchestratorTimeout }),
+      ...(options.evalCriteria === undefined ? {} : { evalCriteria: options.evalCriteria }),
+      review: reviewMode(options, io),
+      ...(options.keepWorktrees ? { keepWorktrees: true } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (error) {
@@ -389,21 +421,46 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   activeRun = prepared;
 
-  const view = createRunView(io, options, prepared);
+  const view = createRunView(io, { ...options, review: reviewMode(options, io) === 'ask' }, prepared);
   liveView = view;
+  // The live view shows no lines of its own about the winner's changes: they are recapped after it.
+  const recapChanges = view.live;
+  // Files dropped in --inbox-dir become messages; refusals are said after the live view closes.
+  const refused: string[] = [];
+  const inbox =
+    options.inboxDir === undefined
+      ? null
+      : await startInbox(path.resolve(io.cwd, options.inboxDir), prepared, (file, reason) => {
+          const text = `massgen: warning: --inbox-dir: ${file} was not sent: ${reason}\n`;
+          if (view.live) refused.push(text);
+          else io.stderr(inertText(text));
+        }).catch((error: unknown) => {
+          printError(io, error, options.debug);
+          return null;
+        });
   try {
-    for await (const event of prepared.stream()) view.handle(event);
+    for await (const event of prepared.stream()) {
+      inbox?.handle(event);
+      view.handle(event);
+    }
   } catch (error) {
     printError(io, error, options.debug);
   } finally {
+    await inbox?.stop();
     await view.finish();
     liveView = null;
+    for (const text of refused) io.stderr(inertText(text));
   }
   const result = await prepared.result;
   activeRun = null;
   if (options.automation) printAutomationFooter(io.stdout, result, prepared.config.agents.length);
   else if (result.logDir && prepared.config.ui.display_type !== 'silent')
     io.stdout(`Logs: ${result.logDir}\n`);
+  printChanges(io, result, options.automation, recapChanges);
+  for (const name of result.proposedSkills ?? [])
+    io.stderr(
+      `Proposed skill "${name}" in .massgen/proposed-skills/${name}: keep it with: massgen skills accept ${name}\n`,
+    );
   if (result.status !== 'completed' && result.error && !options.automation) {
     const prefix =
       result.status === 'cancelled'
@@ -416,6 +473,71 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(`massgen: ${prefix}: ${inertText(result.error.message)}\n`);
   }
   return result.exitCode;
+}
+
+/**
+ * `--review` (a person chooses: on the terminal, else through the file handshake in the log folder),
+ * `--review=all|none`, or neither: the winner's changes are applied as the presenter's writes would be.
+ * @throws a usage error for `--review` with nobody to ask: no terminal and no log folder.
+ */
+function reviewMode(options: CliOptions, io: CliIo): ReviewMode {
+  if (options.reviewMode) return options.reviewMode;
+  if (!options.review) return 'apply';
+  const terminal = !options.automation && io.terminal?.stdin.isTTY === true;
+  if (!terminal && !options.logs) {
+    throw new UsageError(
+      '--review needs a terminal to ask on, or the log folder for the file handshake (drop --no-logs)',
+      'or decide in advance with --review=all or --review=none',
+    );
+  }
+  return 'ask';
+}
+
+/** What became of the winner's changes to isolated context paths, and the checkouts kept. */
+function printChanges(io: CliIo, result: RunResult, automation: boolean, recap: boolean): void {
+  for (const change of result.changes ?? []) {
+    if (recap && !automation) {
+      const applied = change.applied.length > 0 ? change.applied.join(', ') : 'nothing';
+      const left = change.skipped.length > 0 ? `; left out ${change.skipped.join(', ')}` : '';
+      io.stdout(
+        inertText(
+          `Changes to ${change.contextPath}: applied ${applied}${left}${change.diffFile ? ` (diff: ${change.diffFile})` : ''}\n`,
+        ),
+      );
+    }
+    if (automation) {
+      io.stdout(
+        inertText(
+          `CHANGES: ${change.contextPath}: applied=${change.applied.length} conflicts=${change.conflicts.length} failed=${change.failed.length} skipped=${change.skipped.length} diff=${change.diffFile ?? '-'}\n`,
+        ),
+      );
+      continue;
+    }
+    if (change.conflicts.length > 0)
+      io.stderr(
+        inertText(
+          `massgen: ${change.contextPath}: conflicts in ${change.conflicts.join(', ')}: resolve the <<<<<<< markers\n`,
+        ),
+      );
+    for (const failed of change.failed)
+      io.stderr(inertText(`massgen: ${change.contextPath}: ${failed.path} not applied: ${failed.message}\n`));
+  }
+  for (const kept of result.keptWorktrees ?? [])
+    io.stderr(
+      inertText(
+        `massgen: kept ${kept.agentId}'s checkout of ${kept.contextPath}: ${kept.path} (${kept.branch})\n`,
+      ),
+    );
+}
+
+/** Watches `--inbox-dir` for the run (loaded only with the flag). */
+async function startInbox(
+  dir: string,
+  prepared: PreparedRun,
+  onRejected: (file: string, reason: string) => void,
+) {
+  const { watchInbox } = await import('./inbox-dir.js');
+  return watchInbox(dir, { steer: (message) => prepared.steer(message), onRejected });
 }
 
 /** The run in progress, so process-level handlers can flush its logs synchronously. */

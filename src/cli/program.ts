@@ -16,6 +16,16 @@ export interface CliOptions {
   debug: boolean;
   logs: boolean;
   orchestratorTimeout?: number;
+  /** `--inbox-dir DIR`: files dropped there become messages to the agents while the run goes. */
+  inboxDir?: string;
+  /** `--eval-criteria FILE`: the checklist's criteria (YAML or JSON). */
+  evalCriteria?: string;
+  /** `--review`: choose which of the winner's changes to isolated context paths are applied. */
+  review: boolean;
+  /** `--review=all` or `--review=none` (read as `--review-mode`). */
+  reviewMode?: 'all' | 'none';
+  /** `--keep-worktrees`: leave the agents' checkouts and branches after the run. */
+  keepWorktrees: boolean;
   validate?: string;
   listBackends: boolean;
   json: boolean;
@@ -66,6 +76,14 @@ Examples:
   $ massgen --example basic/three_agents > team.yaml
   $ massgen --web [--config team.yaml] [--port 8000] [--open]   # the web UI in your browser
   $ massgen serve --config team.yaml [--port 4000]   # OpenAI-compatible API (massgen serve --help)
+  $ claude mcp add massgen -- npx massgen mcp      # massgen as an MCP server for coding agents
+  $ massgen skill install [--target claude|codex|gemini] [--user]   # the Agent Skill
+  $ massgen skills list|add <folder>|validate|accept <name>   # skills your agents use (docs/skills.md)
+  $ massgen memory list|search <query>|forget <id>|export   # what teams remember (docs/memory.md)
+  $ massgen step --session-dir DIR --config team.yaml --agent ID "question"   # one agent, one action
+  $ massgen batch --config team.yaml --input q.jsonl --output r.jsonl   # many questions (massgen batch --help)
+  $ massgen worker --queue redis://127.0.0.1:6379   # runs queued by batch/serve --queue (docs/batch.md)
+  $ massgen eval --config team.yaml --dataset qa.jsonl --scorer exact   # does the team beat one model? (docs/eval.md)
 
 Without --config: ./.massgen/config.yaml, then ~/.config/massgen/config.yaml (massgen --setup),
 else two agents on a local model. Keys: environment, then ./.env, then ~/.config/massgen/.env.
@@ -110,6 +128,25 @@ export function buildProgram(): Command {
     .option('--debug', 'print stack traces, provider warnings and every event to stderr', false)
     .option('--no-logs', 'do not write .massgen/massgen_logs')
     .option('--orchestrator-timeout <seconds>', 'stop coordination after this many seconds', positiveSeconds)
+    .option(
+      '--inbox-dir <dir>',
+      'steer the run from files: each file dropped in DIR is a message to the agents (first line @AGENT: to one agent); then moved to DIR/delivered/',
+    )
+    .option(
+      '--eval-criteria <file>',
+      'checklist criteria for voting_sensitivity: checklist_gated (YAML/JSON: aspiration and 4-7 criteria)',
+    )
+    .option(
+      '--review',
+      "write_mode: worktree: show the winner's changes file by file and hunk by hunk and choose which to apply (without a terminal: a file handshake in the log folder); --review=all or --review=none decide without asking",
+      false,
+    )
+    .addOption(new Option('--review-mode <mode>').choices(['all', 'none']).hideHelp())
+    .option(
+      '--keep-worktrees',
+      "write_mode: worktree: keep the agents' checkouts and branches after the run",
+      false,
+    )
     .option('--validate <file>', 'check a config file without running it')
     .option('--list-backends', 'list every backend type with its key variable and whether it is set', false)
     .option('--json', 'with --validate, --list-backends or --list-sessions: print JSON', false)
@@ -149,7 +186,13 @@ export function buildProgram(): Command {
 
 export function parseCli(argv: readonly string[]): CliOptions {
   const program = buildProgram();
-  program.parse([...argv], { from: 'user' });
+  // `--review=all|none` beside a plain `--review`: commander has no optional value that never takes
+  // the question as its value, so the `=` form is read as a hidden option.
+  const args = argv.flatMap((arg) => {
+    const mode = /^--review=(.*)$/.exec(arg);
+    return mode ? ['--review-mode', mode[1] as string] : [arg];
+  });
+  program.parse(args, { from: 'user' });
   const opts = program.opts<Omit<CliOptions, 'question'>>();
   const words = program.args;
   return { ...opts, question: words.length > 0 ? words.join(' ') : undefined };

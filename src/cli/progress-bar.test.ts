@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DownloadProgress } from '../types/backend.js';
+import { textWidth } from '../util/text.js';
 import { createProgressBar, formatBytes, formatDuration } from './progress-bar.js';
 
 const FILE = 'qwen2.5-1.5b-instruct-q4_k_m.gguf';
@@ -85,6 +86,21 @@ describe('createProgressBar on a terminal', () => {
     expect(out[0]).toBe(
       `\rqwen2.5-1.5b-instr…  [█████░░░░░] 51%  512.0 MB / 986.0 MB  12.3 MB/s  38s left${CLEAR_TO_END}`,
     );
+  });
+
+  it('fits a CJK or emoji file name by terminal columns, cut between characters', () => {
+    const names = ['日本語モデル-量子化-四ビット版-最新.gguf', '👨‍👩‍👧‍👦🇯🇵-model-e\u0301te\u0301-q4.gguf'];
+    for (const file of names) {
+      for (const width of [120, 80, 60, 40, 30]) {
+        const out: string[] = [];
+        createProgressBar((text) => out.push(text), { isTTY: true, width, now: () => 0 })(
+          progress(512 * MB, { file }),
+        );
+        const line = (out[0] ?? '').replace('\r', '').replace(CLEAR_TO_END, '');
+        expect(textWidth(line), `width ${width}: ${line}`).toBeLessThanOrEqual(width - 1);
+        expect(line).not.toMatch(/\u200D[^\p{Extended_Pictographic}]|\p{Regional_Indicator}…/u);
+      }
+    }
   });
 
   it('shows what it knows when the size is unknown', () => {

@@ -1,4 +1,6 @@
 import type { DownloadProgress } from '../types/backend.js';
+import { inertText } from '../util/terminal-text.js';
+import { textWidth, truncate } from '../util/text.js';
 
 /** How {@link createProgressBar} draws. */
 export interface ProgressBarOptions {
@@ -18,7 +20,7 @@ export interface ProgressBar {
 
 const MIN_BAR = 10;
 const MAX_BAR = 30;
-/** A file name is never shortened below this many characters. */
+/** A file name is never shortened below this many columns. */
 const MIN_NAME = 12;
 /** Terminal redraws at most this often (node-llama-cpp's downloader reports every chunk it reads). */
 const REDRAW_MS = 100;
@@ -132,8 +134,9 @@ function details(progress: DownloadProgress): string[] {
 }
 
 /**
- * The terminal line, fitted into `columns`. Layouts in order of preference: everything; without the
- * word "Downloading"; with the file name shortened; without the bar.
+ * The terminal line, fitted into `columns` (terminal columns: a CJK file name takes two per
+ * character). Layouts in order of preference: everything; without the word "Downloading"; with the
+ * file name shortened; without the bar.
  */
 function terminalLine(progress: DownloadProgress, columns: number): string {
   const total = progress.totalBytes ?? 0;
@@ -148,14 +151,15 @@ function terminalLine(progress: DownloadProgress, columns: number): string {
   };
   const barExtra = known ? 3 : 0;
   const minimumBar = known ? MIN_BAR : 0;
-  const name = progress.file;
+  const name = inertText(progress.file);
+  const nameWidth = textWidth(name);
   for (const prefix of ['Downloading ', '']) {
-    const room = columns - prefix.length - name.length - 2 - tail.length - barExtra;
+    const room = columns - prefix.length - nameWidth - 2 - tail.length - barExtra;
     if (room >= minimumBar) return `${prefix}${name}  ${bar(Math.min(MAX_BAR, room))}${tail}`;
   }
   const nameRoom = columns - 2 - tail.length - barExtra - minimumBar;
-  if (nameRoom >= MIN_NAME) return `${shorten(name, nameRoom)}  ${bar(MIN_BAR)}${tail}`;
-  return `${shorten(name, MIN_NAME)}  ${tail}`.slice(0, columns);
+  if (nameRoom >= MIN_NAME) return `${truncate(name, nameRoom)}  ${bar(MIN_BAR)}${tail}`;
+  return truncate(`${truncate(name, MIN_NAME)}  ${tail}`, columns);
 }
 
 function plainLine(progress: DownloadProgress): string {
@@ -170,8 +174,4 @@ function plainLine(progress: DownloadProgress): string {
 function finalLine(progress: DownloadProgress, elapsedMs: number): string {
   const speed = progress.bytesPerSecond > 0 ? ` (${formatBytes(progress.bytesPerSecond)}/s)` : '';
   return `Downloaded ${progress.file}  ${formatBytes(progress.receivedBytes)} in ${formatDuration(elapsedMs / 1000)}${speed}`;
-}
-
-function shorten(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1))}…`;
 }

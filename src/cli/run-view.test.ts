@@ -7,7 +7,7 @@ import type { RunEvent, RunEventInput } from '../types/events.js';
 import { NO_APPROVER_REASON } from './approval-prompt.js';
 import { createRunView, type RunViewIo, type RunViewOptions } from './run-view.js';
 
-type Decision = { approved: boolean; reason?: string };
+type Decision = { approved: boolean; reason?: string; by?: string };
 
 /** A PreparedRun with just what the views read, and a recording `respondToApproval`. */
 function fakeRun(autoApprove: boolean) {
@@ -96,7 +96,7 @@ describe('createRunView: tool approvals in the plain views', () => {
     await until(() => asked.includes('Allow gpt to run write_file {"path":"a.txt"}? [y/N] '));
     input.write('y\r');
     await until(() => answers.length === 1);
-    expect(answers[0]).toEqual(['gpt', 'c1', { approved: true }]);
+    expect(answers[0]).toEqual(['gpt', 'c1', { approved: true, by: 'terminal' }]);
     await view.finish();
   });
 
@@ -117,8 +117,8 @@ describe('createRunView: tool approvals in the plain views', () => {
       view.handle(events.requested('c1'));
       view.handle(events.requested('c2'));
       expect(answers).toEqual([
-        ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON }],
-        ['gpt', 'c2', { approved: false, reason: NO_APPROVER_REASON }],
+        ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],
+        ['gpt', 'c2', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],
       ]);
       expect(
         stderr().match(/massgen: warning: tool call denied: no one can approve tool calls here/g),
@@ -202,8 +202,8 @@ describe('createRunView: tool approvals in the live view', () => {
     stdin.press('y');
     await tick();
     expect(answers).toEqual([
-      ['gpt', 'c1', { approved: false, reason: 'denied by the user' }],
-      ['gpt', 'c2', { approved: true }],
+      ['gpt', 'c1', { approved: false, reason: 'denied by the user', by: 'terminal' }],
+      ['gpt', 'c2', { approved: true, by: 'terminal' }],
     ]);
     await view.finish();
   });
@@ -213,8 +213,60 @@ describe('createRunView: tool approvals in the live view', () => {
     expect(view.live).toBe(true);
     view.handle(events.started());
     view.handle(events.requested('c1'));
-    expect(answers).toEqual([['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON }]]);
+    expect(answers).toEqual([['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }]]);
     expect(stderr()).toBe('');
     await view.finish();
+  });
+});
+
+describe('createRunView: --review and the permission rules', () => {
+  const proposed = () =>
+    ev({
+      type: 'changes.proposed',
+      agentId: 'gpt',
+      reviewId: 'changes-1',
+      contextPath: '/p',
+      isolation: 'worktree',
+      branch: 'massgen/r/gpt',
+      files: [{ path: 'a.ts', status: 'added', binary: false, additions: 1, deletions: 0, hunks: [] }],
+      diffFile: null,
+      awaitingReview: true,
+    });
+
+  it('asks about the changes on the terminal, in the plain view even where the live view would run', async () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true });
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const { io } = plainIo({
+      stdin: input as unknown as NodeJS.ReadStream,
+      stdout: output as unknown as NodeJS.WriteStream,
+    });
+    const reviews: unknown[] = [];
+    const { prepared } = fakeRun(true);
+    Object.assign(prepared, {
+      respondToReview: (id: string, files: unknown, by: string) => (reviews.push([id, files, by]), true),
+    });
+    const view = createRunView(io, options({ display: true, review: true }), prepared);
+    expect(view.live).toBe(false);
+    view.handle(events.started());
+    view.handle(proposed());
+    await until(() => shown.includes('Apply a.ts?'));
+    input.write('y\r');
+    await until(() => reviews.length === 1);
+    expect(reviews[0]).toEqual(['changes-1', ['a.ts'], 'terminal']);
+    await view.finish();
+  });
+
+  it('holds calls for an ask rule even with auto_approve: true', () => {
+    const { io, stderr } = plainIo();
+    const { prepared, answers } = fakeRun(true);
+    Object.assign(prepared.config, { permissions: [{ ask: 'write_file' }] });
+    const view = createRunView(io, options(), prepared);
+    view.handle(events.started());
+    view.handle(events.requested('c1'));
+    // No terminal and no log folder: nobody can answer.
+    expect(answers).toEqual([['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }]]);
+    expect(stderr()).toContain('tool call denied');
   });
 });

@@ -1,11 +1,14 @@
 import { Writable } from 'node:stream';
-import type { PreparedRun } from '../app/index.js';
+import type { PreparedRun } from '../app/essentials.js';
 import type { RunEvent } from '../types/events.js';
 // The live view's module, not the tui index: Ink itself loads only when a live view starts.
 import { isLiveViewSupported, startLiveView } from '../tui/live-view.js';
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
+import { holdsToolCalls } from '../app/tool-permissions.js';
+import { createFileApprovals, createFileReviews, type FileAnswerer } from '../app/file-handshake.js';
+import { createReviewPrompt } from './review-prompt.js';
 import { inertText, inertWriter } from '../util/terminal-text.js';
 
 /** How one run is shown: events in, then `finish()` once the stream has ended. */
@@ -33,6 +36,12 @@ export interface RunViewOptions {
   /** False with --no-display. */
   display: boolean;
   debug: boolean;
+  /**
+   * `--review` (no value): the winner's changes to isolated context paths wait for a choice — asked on
+   * the terminal (the plain view then, since the live view owns the keyboard), else through the file
+   * handshake in the log folder.
+   */
+  review?: boolean;
 }
 
 /**
@@ -40,17 +49,21 @@ export interface RunViewOptions {
  * terminal UI on a TTY (`rich_terminal`, the default); otherwise plain streaming text. `--debug`
  * adds every event on stderr and keeps the plain view, since the live view owns the screen.
  *
- * With `orchestrator.auto_approve: false` every ordinary tool call is held until answered: the live
- * view asks with `y`/`n`; the other views ask on the terminal (`[y/N]`), or, with no terminal or with
- * `--automation`, deny each call at once (see `createApprovalPrompt`).
+ * With `orchestrator.auto_approve: false` (or an `ask` permission rule) a tool call is held until
+ * answered: the live view asks with `y`/`n`; the other views ask on the terminal (`[y/N]`); with no
+ * terminal or with `--automation` the call waits for an answer file in the log folder (the file
+ * handshake, docs/permissions.md), and without a log folder it is denied at once.
  */
 export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: PreparedRun): RunView {
   let ready: Promise<void> = Promise.resolve();
   const handlers: ((event: RunEvent) => void)[] = [];
   let finish = async (): Promise<void> => {};
   let live = false;
-  const holdsCalls = !prepared.config.orchestrator.auto_approve;
-  let approvals: ApprovalPrompt | null = null;
+  const holdsCalls = holdsToolCalls(prepared.config);
+  let approvals: ApprovalPrompt | FileAnswerer | null = null;
+  const say = (text: string) => io.stderr(`massgen: ${inertText(text)}\n`);
+  const reviewOnTerminal =
+    options.review === true && !options.automation && io.terminal?.stdin.isTTY === true;
   const displayType = prepared.config.ui.display_type;
   if (options.automation) {
     printAutomationHeader(io.stdout, prepared);
@@ -62,6 +75,7 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   } else if (
     options.display &&
     !options.debug &&
+    !reviewOnTerminal &&
     displayType === 'rich_terminal' &&
     io.terminal &&
     isLiveViewSupported(io.terminal.stdout, io.env)
@@ -74,15 +88,24 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
         prepared.respondToApproval(
           agentId,
           callId,
-          approved ? { approved: true } : { approved: false, reason: USER_DENIED_REASON },
+          approved
+            ? { approved: true, by: 'terminal' }
+            : { approved: false, reason: USER_DENIED_REASON, by: 'terminal' },
         ),
+      // Steering from the keyboard: `m` writes to the agents, `a` asks for the answer now.
+      onMessage: (text, agentId) =>
+        outcome(prepared.steer({ text, source: 'terminal', ...(agentId === null ? {} : { agentId }) })),
+      onAnswerNow: () => outcome(prepared.answerNow('terminal')),
     });
     live = true;
     ready = view.ready;
     handlers.push((event) => view.handle(event));
     if (holdsCalls && io.terminal.stdin.isTTY !== true) {
-      // No keys reach the live view: deny at once (its timeline shows why; stderr would garble it).
-      approvals = createApprovalPrompt(prepared, {});
+      // No keys reach the live view: the answer file, else deny at once (its timeline shows why).
+      approvals =
+        prepared.logDir !== null
+          ? createFileApprovals(prepared, prepared.logDir)
+          : createApprovalPrompt(prepared, {});
     }
     finish = async () => {
       await view.finish();
@@ -92,7 +115,11 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
     // The plain view adds no styling of its own: everything it writes is made inert.
     handlers.push(createPlainDisplay(inertWriter(io.stdout), { showReasoning: options.debug }));
   }
-  if (holdsCalls && !live) {
+  // Without a terminal to ask on, questions wait for an answer file in the log folder.
+  const canAsk = !options.automation && io.terminal?.stdin.isTTY === true;
+  if (holdsCalls && !live && !canAsk && prepared.logDir !== null)
+    approvals = createFileApprovals(prepared, prepared.logDir, say);
+  if (holdsCalls && !live && approvals === null) {
     const terminal = io.terminal;
     // Questions go where the user looks: stdout on a terminal, else (stdout redirected) stderr.
     const output = terminal?.stdout.isTTY === true ? terminal.stdout : writableOf(io.stderr);
@@ -102,6 +129,18 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
       ...(terminal ? { terminal: { input: terminal.stdin, output } } : {}),
       ...(io.requestInterrupt ? { onInterrupt: io.requestInterrupt } : {}),
     });
+  }
+  let reviews: { handle(event: RunEvent): void; close(): void } | null = null;
+  if (options.review === true) {
+    reviews = reviewOnTerminal
+      ? createReviewPrompt(prepared, {
+          input: io.terminal!.stdin,
+          output: io.terminal!.stdout,
+          ...(io.requestInterrupt ? { onInterrupt: io.requestInterrupt } : {}),
+        })
+      : prepared.logDir !== null
+        ? createFileReviews(prepared, prepared.logDir, say)
+        : null;
   }
   if (options.debug) {
     handlers.push((event) => {
@@ -122,6 +161,15 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
     await finishWithWarnings();
     for (const text of heldWarnings.splice(0)) io.stderr(text);
   };
+  if (reviews) {
+    const prompt = reviews;
+    handlers.push((event) => prompt.handle(event));
+    const finishView = finish;
+    finish = async () => {
+      prompt.close();
+      await finishView();
+    };
+  }
   if (approvals) {
     // Last, so a question follows the lines that say the call waits.
     const prompt = approvals;
@@ -141,6 +189,10 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
     },
   };
 }
+
+/** A run's answer to a steering request, as the live view reports it. */
+const outcome = (result: { accepted: boolean; message?: string }) =>
+  result.accepted ? { ok: true } : { ok: false, ...(result.message ? { message: result.message } : {}) };
 
 /** A stream over a {@link Write} function (for readline). */
 function writableOf(write: Write): Writable {

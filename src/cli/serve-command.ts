@@ -129,8 +129,12 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
         attempts: options.attempts,
         ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
       });
+      const workers = await client.workers();
       io.stdout(
-        `Runs go to queue "${client.location.name}" on ${client.location.label}: start workers with massgen worker --queue ${client.location.label}\n`,
+        `Runs go to queue "${client.location.name}" on ${client.location.label}` +
+          (workers > 0
+            ? ` (${workers} worker${workers === 1 ? '' : 's'} connected)\n`
+            : `; no worker is connected yet — start one with massgen worker --queue ${client.location.label}\n`),
       );
     }
     server = await startServeServer({

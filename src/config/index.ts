@@ -39,3 +39,11 @@ export { singleAgentConfig, type SingleAgentOptions } from './single-agent-confi
 export { localModelEnv, type LocalModelEnv } from './local-model-env.js';
 export { localDefaultConfig } from './local-default-config.js';
 export { configJsonSchema } from './json-schema.js';
+export { loadEvalCriteriaFile } from './eval-criteria-file.js';
+export {
+  DEFAULT_MEMORY_BUDGET_CHARS,
+  DEFAULT_MEMORY_TOP_K,
+  MemoryConfigSchema,
+  type MemoryConfig,
+  type MemoryEmbeddingConfig,
+} from './memory-schema.js';

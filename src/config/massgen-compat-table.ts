@@ -1,3 +1,5 @@
+import { CRITERIA_PRESETS } from '../types/criteria-schema.js';
+
 /**
  * MassGen's config keys that are not massgen's own, in one table: what each becomes here. The compat
  * pass (`massgen-compat.ts`) applies it; `docs/massgen-compat.md` lists every row (a test keeps the two
@@ -28,6 +30,15 @@ const executionMode = (value: unknown) =>
       }
     : { value };
 
+/** MassGen's checklist presets that massgen does not ship fall back to the general `evaluation` set. */
+const checklistPreset = (value: unknown) =>
+  typeof value !== 'string' || (CRITERIA_PRESETS as readonly string[]).includes(value)
+    ? { value }
+    : {
+        value: 'evaluation',
+        note: `MassGen's "${value}" criteria preset is not shipped: the "evaluation" preset is used (presets: ${CRITERIA_PRESETS.join(', ')})`,
+      };
+
 /** `key` → rule. Keys are dotted paths under the config root. */
 export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
   // Code execution (MassGen's MCP command line).
@@ -41,13 +52,22 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     convert: (value) => ({ value: typeof value === 'string' ? Number(value) : value }),
   },
   'backend.command_line_docker_network_mode': { kind: 'alias', to: 'docker.network', convert: network },
+  // Converted before the table applies (massgen-compat-permissions.ts); the rows document them.
   'backend.command_line_allowed_commands': {
-    kind: 'unsupported',
-    note: 'command allow-lists are not supported: the OS sandbox confines every command instead',
+    kind: 'automatic',
+    note: "become the agent's permission rules: allow execute_command with these command_regex, deny every other command",
   },
   'backend.command_line_blocked_commands': {
-    kind: 'unsupported',
-    note: 'command block-lists are not supported: the OS sandbox confines every command instead',
+    kind: 'automatic',
+    note: "become the agent's permission rules: deny execute_command with these command_regex",
+  },
+  'orchestrator.coordination.write_mode': {
+    kind: 'automatic',
+    note: 'becomes write_mode on every write context path (auto and worktree: worktree; isolated; legacy: direct)',
+  },
+  'orchestrator.coordination.use_two_tier_workspace': {
+    kind: 'automatic',
+    note: 'deprecated in MassGen; true becomes write_mode: worktree on every write context path',
   },
   'backend.command_line_docker_enable_sudo': {
     kind: 'unsupported',
@@ -81,7 +101,22 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     note: 'display settings are not supported: the terminal view picks its own',
   },
   // Features massgen does not have (yet).
-  memory: { kind: 'unsupported', note: 'persistent memory is not supported' },
+  // MassGen's memory (mem0 + Qdrant): massgen keeps memories in LanceDB (docs/memory.md).
+  'memory.conversation_memory': {
+    kind: 'automatic',
+    note: 'conversation memory is automatic: each agent sees the whole run and the session history',
+  },
+  'memory.persistent_memory': {
+    kind: 'unsupported',
+    note: 'mem0/Qdrant settings are not used: memories live in LanceDB under memory.store; set memory.embedding for vector search (docs/memory.md)',
+  },
+  'memory.compression': { kind: 'unsupported', note: 'context compression is not supported' },
+  'memory.retrieval': {
+    kind: 'unsupported',
+    note: 'retrieval settings are memory.top_k and memory.budget_chars here',
+  },
+  'memory.recording': { kind: 'unsupported', note: 'memory recording is not supported' },
+  'memory.debug': { kind: 'metadata' },
   'orchestrator.debug_final_answer': {
     kind: 'unsupported',
     note: 'a debug final answer is not supported; use ScriptedBackend (massgen/testing) to script runs',
@@ -106,11 +141,24 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     kind: 'unsupported',
     note: 'task planning tools are not supported',
   },
-  'orchestrator.coordination.use_skills': { kind: 'unsupported', note: 'skills are not supported' },
-  'orchestrator.coordination.skills_directory': { kind: 'unsupported', note: 'skills are not supported' },
-  'orchestrator.coordination.enable_memory_filesystem_mode': {
-    kind: 'unsupported',
-    note: 'memory files are not supported',
+  // Converted before the table applies (massgen-compat-skills.ts); the rows document them.
+  'orchestrator.coordination.use_skills': {
+    kind: 'automatic',
+    note: 'true becomes skills: [skills_directory] (default .agent/skills): Agent Skills with load_skill',
+  },
+  'orchestrator.coordination.skills_directory': {
+    kind: 'automatic',
+    note: 'with use_skills: true, the folder of skills: (relative to the config file, else the working folder)',
+  },
+  'orchestrator.coordination.load_previous_session_skills': {
+    kind: 'automatic',
+    note: 'true turns on skills.evolve: a winning answer may propose a skill, kept with massgen skills accept',
+  },
+  // The quality loop: MassGen's own presets beyond massgen's five.
+  'orchestrator.coordination.checklist_criteria_preset': {
+    kind: 'alias',
+    to: 'checklist_criteria_preset',
+    convert: checklistPreset,
   },
   // Backend features massgen does not offer.
   'backend.enable_image_generation': { kind: 'unsupported', note: 'image generation is not supported' },

@@ -91,13 +91,39 @@ describe("MassGen's config format", () => {
     expect(b?.execution_mode).toBe('docker');
     expect(b?.docker).toMatchObject({ image: 'python:3.12', network: true, cpus: 1.5 });
     expect(result.config?.ui.display_type).toBe('simple');
+    // use_skills: true without skills_directory: MassGen's default folder.
+    expect(result.config?.skills).toEqual({
+      paths: ['.agent/skills'],
+      evolve: false,
+      prompt_budget_chars: 4000,
+    });
     expect(formatDiagnostics(result.warnings)).toBe(
       [
         'orchestrator.snapshot_storage (MassGen): answer snapshots are kept automatically in .massgen/snapshots',
-        'orchestrator.coordination.use_skills (MassGen): skills are not supported',
-        'agent.backend.command_line_allowed_commands (MassGen): command allow-lists are not supported: the OS sandbox confines every command instead',
+        'agent.backend.command_line_allowed_commands (MassGen): became allow and deny rules in agent.permissions (command_regex)',
       ].join('\n'),
     );
+  });
+
+  it("honours MassGen's skills keys: use_skills, skills_directory, load_previous_session_skills", () => {
+    const skills = (coordination: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      checkConfig({ ...backend({}), ...extra, orchestrator: { coordination } }, { env: {} });
+    const on = skills({
+      use_skills: true,
+      skills_directory: 'my/skills',
+      load_previous_session_skills: true,
+    });
+    expect(on.diagnostics).toEqual([]);
+    expect(on.warnings).toEqual([]);
+    expect(on.config?.skills).toEqual({ paths: ['my/skills'], evolve: true, prompt_budget_chars: 4000 });
+    const off = skills({ skills_directory: 'my/skills' });
+    expect(off.config?.skills).toBeUndefined();
+    expect(off.warnings[0]?.message).toBe(
+      'orchestrator.coordination.skills_directory (MassGen): ignored, use_skills is not true',
+    );
+    const both = skills({ use_skills: true }, { skills: ['./mine'] });
+    expect(both.config?.skills?.paths).toEqual(['./mine']);
+    expect(both.warnings[0]?.message).toMatch(/use_skills \(MassGen\): ignored, skills is set too/);
   });
 
   it('runs MassGen\'s "local" command mode in the sandbox, and says so', () => {

@@ -1,6 +1,8 @@
 import { formatPath, type PathSegment } from './config-path.js';
 import type { ConfigProblem } from './diagnostics.js';
 import { MASSGEN_KEYS, type CompatRule } from './massgen-compat-table.js';
+import { commandFiltersToRules, writeModeToContextPaths } from './massgen-compat-permissions.js';
+import { skillsKeysToSkills } from './massgen-compat-skills.js';
 import { isRecord } from '../util/guards.js';
 
 /**
@@ -164,6 +166,8 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
   const notes: ConfigProblem[] = [];
   if (!isRecord(raw)) return { value: raw, notes };
   const root = structuredClone(raw);
+  writeModeToContextPaths(root, notes);
+  skillsKeysToSkills(root, notes);
   applyRules(root, '', [], notes);
   const agents: [Node, PathSegment[]][] = [];
   if (Array.isArray(root.agents))
@@ -174,6 +178,7 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
     const backend = agent.backend;
     if (!isRecord(backend)) continue;
     const at = [...path, 'backend'];
+    commandFiltersToRules(agent, backend, at, notes);
     applyRules(backend, 'backend.', at, notes);
     applyToEach(backend, 'mcp_servers', 'backend.mcp_servers.', at, notes);
     mcpListToMap(backend);

@@ -13,7 +13,7 @@ describe('parseConfig: unknown keys', () => {
       'unknown key "temprature" at agents[1].backend — did you mean "temperature"?',
     ]);
     expect(messagesOf({ agent: { backend }, ui: { display: 'simple' } })).toEqual([
-      'unknown key "display" at ui — valid keys here: display_type, logging_enabled',
+      'unknown key "display" at ui — did you mean "display_type"?',
     ]);
   });
 

@@ -58,6 +58,7 @@ describe('parseConfig: valid configs', () => {
         enable_planning_mode: false,
         planning_mode_allowed_tools: [],
         max_orchestration_restarts: 0,
+        enable_memory_filesystem_mode: false,
       },
       voting_sensitivity: 'lenient',
       consensus: 'all',

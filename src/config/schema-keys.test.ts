@@ -64,8 +64,19 @@ describe('schemaTree', () => {
       'rate_limits',
       'python',
       'adapters',
+      'permissions',
+      'skills',
+      'memory',
+      'tools',
     ]);
-    expect(keysAt(['agents', 0])).toEqual(['id', 'backend', 'system_message']);
+    expect(keysAt(['agents', 0])).toEqual([
+      'id',
+      'backend',
+      'system_message',
+      'subtask',
+      'permissions',
+      'skills',
+    ]);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');
     expect(keysAt(['orchestrator'])).toContain('max_steps_per_turn');
   });

@@ -206,6 +206,11 @@ export function explainUnknownKey(
   if (sameCase !== undefined)
     return { message, hint: `did you mean "${sameCase}"? (keys are case-sensitive)` };
 
+  // A key here that the unknown one begins as a word of (`display` → `display_type`) beats the same
+  // word elsewhere (`tools.computer.display`).
+  const longer = here.find((candidate) => candidate.startsWith(`${key}_`));
+  if (longer !== undefined) return { message, hint: `did you mean "${longer}"?` };
+
   const elsewhere = bestLocation(tree, key, objectPath, data);
   if (elsewhere !== undefined) return { message, hint: `it belongs under ${elsewhere}` };
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { isRecord } from '../util/guards.js';
+import { checklistCoordinationKeys, qualityOrchestratorKeys } from './quality-schema.js';
+import { MemoryConfigSchema } from './memory-schema.js';
+import { PermissionRulesSchema, WriteModeSchema } from './permission-schema.js';
+import { AgentSkillsSchema, SkillsConfigSchema } from './skills-schema.js';
+import { ComputerConfigSchema } from './computer-schema.js';
+import { BrowserConfigSchema } from './browser-schema.js';
 
 /**
  * The config file schema: the single source of truth for keys, types and defaults. Unknown-key
@@ -248,6 +254,12 @@ export const AgentConfigSchema = z.strictObject({
     .optional(),
   backend: BackendConfigSchema,
   system_message: z.string().optional(),
+  /** `coordination_mode: decomposition` (MassGen's key): this agent's subtask; given to every agent, no planning call. */
+  subtask: z.string().min(1).optional(),
+  /** This agent's permission rules, asked before the team's (docs/permissions.md). */
+  permissions: PermissionRulesSchema.optional(),
+  /** This agent's own skills folders, besides the team's `skills:` (docs/skills.md). */
+  skills: AgentSkillsSchema.optional(),
 });
 
 /** How agents use tools while they coordinate. */
@@ -260,6 +272,10 @@ export const CoordinationConfigSchema = z.strictObject({
   planning_mode_instruction: z.string().optional(),
   /** After the final presentation the winner may ask for another attempt, this many times (MassGen's key). */
   max_orchestration_restarts: z.int().min(0).default(0),
+  /** Memories as Markdown files (`memory/*.md`) in each agent's workspace, read and written with file tools (docs/memory.md). */
+  enable_memory_filesystem_mode: z.boolean().default(false),
+  /** The checklist gate (`voting_sensitivity: checklist_gated`): criteria, preset, pass mark. */
+  ...checklistCoordinationKeys,
 });
 
 /** A folder of the user's own, visible to every agent. */
@@ -269,6 +285,11 @@ export const ContextPathConfigSchema = z.strictObject({
   permission: z.enum(['read', 'write']).default('read'),
   /** Files or folders under `path` (relative to it, or absolute) that are never written. */
   protected_paths: z.array(z.string().min(1)).default(() => []),
+  /**
+   * `worktree`: each agent works on its own git worktree (a copy outside git) and the winner's changes
+   * come back as a diff to review; `isolated`: always a copy; `direct` (default): the presenter writes here.
+   */
+  write_mode: WriteModeSchema.optional(),
 });
 
 /** Answers per agent before it may only vote: enough for a first answer and two real revisions. */
@@ -297,7 +318,7 @@ export const OrchestratorConfigSchema = z.strictObject({
   /** Run tool calls without asking. A UI (or a library caller) can hold them for approval when false. */
   auto_approve: z.boolean().default(true),
   /** How high the bar for voting is (MassGen's key): `lenient` votes readily, `strict` only for a flawless answer. */
-  voting_sensitivity: z.enum(['lenient', 'balanced', 'strict']).default('lenient'),
+  voting_sensitivity: z.enum(['lenient', 'balanced', 'strict', 'checklist_gated']).default('lenient'),
   /** `all`: every active agent must vote; `majority`: stop once a strict majority backs one answer. */
   consensus: z.enum(['all', 'majority']).default('all'),
   /** Fraction of the orchestrator timeout after which working agents are asked to wrap up; null: never. */
@@ -314,6 +335,8 @@ export const OrchestratorConfigSchema = z.strictObject({
   paraphrase: z.boolean().default(false),
   /** `auto`: distinct working styles for agents on the same model, so a same-model team does not think alike. */
   personas: z.enum(['auto', 'none']).default('none'),
+  /** `final_answer_strategy`, `coordination_mode`, `presenter_agent` (MassGen's keys). */
+  ...qualityOrchestratorKeys,
 });
 
 export const TimeoutConfigSchema = z.strictObject({
@@ -345,6 +368,20 @@ const RawConfigSchema = z.strictObject({
    * exporting `createAgent`, or a Python module (`pkg.mod` or a `.py` file) with `create(config, module)`.
    */
   adapters: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.string().min(1)).default(() => ({})),
+  /** Team-wide permission rules over tool calls, after each agent's own (docs/permissions.md). */
+  permissions: PermissionRulesSchema.default(() => []),
+  /** Agent Skills folders for every agent, or `{ paths, evolve, prompt_budget_chars }` (docs/skills.md). */
+  skills: SkillsConfigSchema.optional(),
+  /** What the team remembers across runs and sessions (docs/memory.md). */
+  memory: MemoryConfigSchema.prefault({}),
+  /** Tools every agent gets besides its own: `computer` (a virtual desktop, docs/computer-use.md), `browser` (docs/browser.md). */
+  tools: z
+    .strictObject({
+      computer: ComputerConfigSchema.optional(),
+      /** A real Chromium per agent and the `browser_*` tools (docs/browser.md). */
+      browser: BrowserConfigSchema.optional(),
+    })
+    .prefault({}),
 });
 
 export type BackendConfig = z.output<typeof BackendConfigSchema>;
@@ -395,13 +432,15 @@ export function agentListProblems(value: unknown): { path: (string | number)[]; 
       message: `duplicate agent id "${String(id)}" (also used by agents[${first}])`,
     });
   });
-  const judge = isRecord(value.orchestrator) ? value.orchestrator.judge : undefined;
-  if (typeof judge === 'string' && !firstIndexById.has(judge)) {
-    const ids = [...firstIndexById.keys()].map(String);
-    problems.push({
-      path: ['orchestrator', 'judge'],
-      message: `judge "${judge}" is not an agent of this config; agents: ${ids.join(', ')}`,
-    });
+  for (const key of ['judge', 'presenter_agent'] as const) {
+    const named = isRecord(value.orchestrator) ? value.orchestrator[key] : undefined;
+    if (typeof named === 'string' && !firstIndexById.has(named)) {
+      const ids = [...firstIndexById.keys()].map(String);
+      problems.push({
+        path: ['orchestrator', key],
+        message: `${key === 'judge' ? 'judge' : 'presenter_agent'} "${named}" is not an agent of this config; agents: ${ids.join(', ')}`,
+      });
+    }
   }
   return problems;
 }

@@ -96,6 +96,7 @@ describe('tool settings in the config', () => {
       enable_planning_mode: true,
       planning_mode_allowed_tools: ['x'],
       max_orchestration_restarts: 0,
+      enable_memory_filesystem_mode: false,
     });
     const messages = messagesOf(withTools({}, { coordination: { enable_planing_mode: true } }));
     expect(messages.join('\n')).toContain('did you mean "enable_planning_mode"?');

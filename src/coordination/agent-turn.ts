@@ -13,9 +13,12 @@ import {
   wrapUpMessage,
 } from './prompts.js';
 import type { RunContext } from './run-context.js';
+import { addUserNote, deliverHumanMessages, earlierHumanMessages, voteBeforeMessage } from './steering.js';
 import { executeToolCalls, noTools } from './tool-step.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
-import { parseWorkflowCall, workflowToolDefinitions, workflowToolNames } from './workflow-tools.js';
+import { parseWorkflowCall, VOTE, workflowToolDefinitions, workflowToolNames } from './workflow-tools.js';
+import { turnPolicyFor } from './quality/policies.js';
+import { checklistEnforcement } from './quality/quality-prompts.js';
 
 export type TurnSuccess = 'answered' | 'voted';
 
@@ -46,9 +49,10 @@ export async function runCoordinationTurn(
     const changed = state.changedSince(seen, agentIndex);
     seen = state.snapshot(agentIndex);
     seenVersion = state.versionFor(agentIndex);
+    policy?.viewChanged?.();
     await showAnswerFiles(ctx, agentIndex, seen);
     ctx.emit({ type: 'agent.update.injected', agentId, labels: changed.map((a) => a.label) });
-    return updateMessage(
+    const update = updateMessage(
       forViewer(
         ctx,
         agentIndex,
@@ -56,6 +60,8 @@ export async function runCoordinationTurn(
       ),
       votableIds(),
     );
+    const next = policy?.afterUpdate?.() ?? null;
+    return next === null ? update : `${update}\n\n${next}`;
   };
 
   // Past its answer limit an agent is not offered new_answer at all (grammar-constrained local models
@@ -64,13 +70,15 @@ export async function runCoordinationTurn(
   // The final round among island winners is for voting only.
   const finalRound = state.finalists !== null;
   const mayAnswer = !finalRound && (limit === null || agent.answers.length < limit);
+  // Checklist gate or decomposition: what this mode changes in the turn (null in plain voting).
+  const policy = turnPolicyFor(ctx, agentIndex, finalRound);
   let wrapUpSent = false;
   await showAnswerFiles(ctx, agentIndex, seen);
   ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });
   const opening = coordinationUserMessage(
     ctx.question,
     ctx.history,
-    forViewer(ctx, agentIndex, state.viewFor(agentIndex, seen)),
+    forViewer(ctx, agentIndex, policy?.view?.(seen) ?? state.viewFor(agentIndex, seen)),
     {
       paraphrase: ctx.paraphraseFor(agentIndex),
       restarts: ctx.restartNotes,
@@ -80,7 +88,9 @@ export async function runCoordinationTurn(
   const notes = [
     finalRound ? finalRoundNote() : null,
     !mayAnswer && !finalRound && limit !== null ? voteOnlyNote(limit) : null,
+    ...(policy?.openingNotes?.() ?? []),
   ].filter((n): n is string => n !== null);
+  const policyNote = policy?.systemNote?.() ?? null;
   const messages: ChatMessage[] = [
     {
       role: 'system',
@@ -94,14 +104,17 @@ export async function runCoordinationTurn(
             ? { deferred: ctx.planning.deferredFor(agentId), instruction: settings.planningModeInstruction }
             : null,
           { sensitivity: settings.votingSensitivity, persona: ctx.personaFor(agentIndex) },
-        ),
+        ) + (policyNote ? `\n\n${policyNote}` : ''),
       ),
     },
     { role: 'user', content: [opening, ...notes].join('\n\n') },
   ];
+  // The user's messages from earlier turns still apply: restated in every new conversation.
+  const earlier = earlierHumanMessages(ctx, agentIndex);
+  if (earlier) addUserNote(messages, earlier);
 
   let enforcementUsed = 0;
-  const reject = (toolName: 'new_answer' | 'vote' | null, reason: string) => {
+  const reject = (toolName: 'new_answer' | 'vote' | 'submit_checklist' | null, reason: string) => {
     const retriesLeft = Math.max(0, settings.maxEnforcementRetries - enforcementUsed);
     ctx.emit({ type: 'workflow.rejected', agentId, toolName, reason, retriesLeft });
     if (retriesLeft === 0) {
@@ -121,6 +134,9 @@ export async function runCoordinationTurn(
       wrapUpSent = true;
       messages.push({ role: 'user', content: wrapUpMessage(ctx.remainingMs()) });
     }
+    // Messages from the user, at the step boundary too.
+    const human = deliverHumanMessages(ctx, agentIndex);
+    if (human) addUserNote(messages, human);
 
     const ownTools = registry.list({ agentId, phase: 'coordination' });
     const output = await runModelStep(
@@ -130,7 +146,12 @@ export async function runCoordinationTurn(
       step,
       {
         messages,
-        tools: [...ownTools, ...workflowToolDefinitions(votableIds(), mayAnswer)],
+        tools: [
+          ...ownTools,
+          ...(policy
+            ? policy.tools(votableIds(), mayAnswer, seen)
+            : workflowToolDefinitions(votableIds(), mayAnswer)),
+        ],
         // Every coordination step must call a tool (ordinary or workflow); saying so lets providers and
         // grammar-constrained local models enforce it.
         toolChoice: 'required',
@@ -139,17 +160,36 @@ export async function runCoordinationTurn(
     );
     messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
 
+    const policyCalls = output.toolCalls.filter((c) => policy?.ownCalls.has(c.name));
     const workflowCalls = output.toolCalls.filter((c) => workflowToolNames.has(c.name));
-    const otherCalls = output.toolCalls.filter((c) => !workflowToolNames.has(c.name));
+    const otherCalls = output.toolCalls.filter(
+      (c) => !workflowToolNames.has(c.name) && !policy?.ownCalls.has(c.name),
+    );
     const offered = new Set(ownTools.map((t) => t.name));
     messages.push(
       ...(await executeToolCalls(ctx, agentId, 'coordination', registry, offered, otherCalls, signal)),
     );
 
+    // The checklist (submit_checklist) is answered with its verdict; the turn goes on from there.
+    if (policy?.handleCall && policyCalls.length > 0) {
+      for (const [i, call] of policyCalls.entries()) {
+        const result =
+          i === 0
+            ? policy.handleCall(call, seen)
+            : { content: 'Submit one checklist per step.', refused: null };
+        respond(call, result.content, result.refused !== null || i > 0);
+        if (result.refused !== null) reject('submit_checklist', result.refused);
+      }
+      // A workflow call in the same step was made before the verdict: not accepted, at no retry cost.
+      for (const call of workflowCalls) respond(call, checklistEnforcement.sameStep, true);
+      continue;
+    }
+
     if (workflowCalls.length === 0) {
       if (otherCalls.length > 0) continue;
-      reject(null, enforcement.noWorkflowCall);
-      messages.push({ role: 'user', content: enforcement.noWorkflowCall });
+      const unfinished = policy?.noWorkflowCall?.(seen) ?? enforcement.noWorkflowCall;
+      reject(null, unfinished);
+      messages.push({ role: 'user', content: unfinished });
       continue;
     }
     if (workflowCalls.length > 1) {
@@ -159,11 +199,24 @@ export async function runCoordinationTurn(
     }
 
     const call = workflowCalls[0] as ToolCall;
-    const parsed = parseWorkflowCall(call);
     const refuse = (toolName: 'new_answer' | 'vote', reason: string) => {
       respond(call, reason, true);
       reject(toolName, reason);
     };
+    // Decomposition's per-subtask votes have their own arguments and bookkeeping.
+    if (call.name === VOTE && policy?.vote) {
+      const outcome = await policy.vote(call, {
+        seen,
+        current: seenVersion === state.versionFor(agentIndex),
+        refuse: (reason) => refuse('vote', reason),
+        stale: async () => {
+          respond(call, enforcement.staleVote(await refreshView()), false);
+        },
+      });
+      if (outcome === 'voted') return 'voted';
+      continue;
+    }
+    const parsed = parseWorkflowCall(call);
 
     if (parsed.kind === 'invalid') {
       refuse(parsed.toolName, parsed.reason);
@@ -180,6 +233,11 @@ export async function runCoordinationTurn(
         .map((a) => ({ anonymousId: state.agent(a.agentIndex).anonymousId, content: a.content }));
       // What an agent submits reaches its peers' prompts, the views and the final answer: scrubbed once, here.
       const content = ctx.scrub(parsed.content);
+      const checked = policy?.checkAnswer?.(call, seen) ?? { plan: null };
+      if ('refusal' in checked) {
+        refuse('new_answer', checked.refusal);
+        continue;
+      }
       const refusal = noveltyRefusal(content, current, settings.answerNoveltyRequirement);
       if (refusal) {
         refuse('new_answer', refusal);
@@ -189,6 +247,7 @@ export async function runCoordinationTurn(
       await ctx.workspaces?.snapshot(agentId, `${agent.anonymousId}.${agent.answers.length + 1}`);
       if (signal.aborted) throw signal.reason;
       const { answer, clearedVoters } = state.acceptAnswer(agentIndex, content);
+      policy?.answerAccepted?.(checked.plan);
       ctx.emit({
         type: 'answer.submitted',
         agentId,
@@ -218,9 +277,16 @@ export async function runCoordinationTurn(
       refuse('vote', enforcement.unknownVoteTarget(parsed.agentId, votableIds()));
       continue;
     }
+    const policyRefusal = policy?.checkVote?.(targetIndex) ?? null;
+    if (policyRefusal !== null) {
+      refuse('vote', policyRefusal);
+      continue;
+    }
     const target = state.agent(targetIndex);
     const targetLabel = state.answerAt(targetIndex, targetVersion).label;
-    const counted = seenVersion === state.versionFor(agentIndex);
+    const stale = seenVersion !== state.versionFor(agentIndex);
+    // A vote cast before the agent read a message from the user is not counted either.
+    const counted = !stale && !ctx.inbox?.hasPending(agentIndex);
     // The reason goes to the winner's presentation prompt.
     const reason = ctx.scrub(parsed.reason);
     ctx.emit({
@@ -234,7 +300,12 @@ export async function runCoordinationTurn(
     });
     if (!counted) {
       // The vote was for a version the agent saw, not the current one: answer with the update instead.
-      respond(call, enforcement.staleVote(await refreshView()), false);
+      const human = deliverHumanMessages(ctx, agentIndex);
+      const replies = [
+        ...(stale ? [enforcement.staleVote(await refreshView())] : []),
+        ...(human ? [voteBeforeMessage(human)] : []),
+      ];
+      respond(call, replies.join('\n\n'), false);
       continue;
     }
     state.castVote(agentIndex, { targetIndex, targetLabel, reason });

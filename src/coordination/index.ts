@@ -1,4 +1,4 @@
-export { Orchestrator, type OrchestratorOptions, type RunOptions } from './orchestrator.js';
+export { Orchestrator, type OrchestratorOptions, type RunOptions, type RunStream } from './orchestrator.js';
 export {
   defaultCoordinationSettings,
   systemClock,
@@ -11,6 +11,22 @@ export {
 export { jaccardSimilarity } from './novelty.js';
 export { workflowToolDefinitions, NEW_ANSWER, VOTE } from './workflow-tools.js';
 export { noTools } from './tool-step.js';
+export type { FinalAnswerStrategy, VotingSensitivity } from './settings.js';
+export {
+  CRITERIA_PRESETS,
+  PRESET_CRITERIA,
+  type ChecklistSettings,
+  type CriteriaInput,
+  type CriteriaPreset,
+  type CriterionInput,
+} from './quality/criteria.js';
+export {
+  candidateOrder,
+  demotedCriteria,
+  evaluateGate,
+  type GateInput,
+  type GateResult,
+} from './quality/gate.js';
 export {
   replayStepRecord,
   stepStanding,

@@ -3,11 +3,11 @@ import { ProviderError, describeError } from '../types/errors.js';
 import type { ToolCall } from '../types/messages.js';
 import type { Phase } from '../types/events.js';
 import { emptyUsage, type TokenUsage } from '../types/usage.js';
-import { sleep } from '../util/abort.js';
-import { backoffDelay, defaultBackoff, MAX_RETRY_AFTER_MS } from '../util/backoff.js';
+import { MAX_RETRY_AFTER_MS, retryWithBackoff } from '../util/backoff.js';
 import { truncate } from '../util/text.js';
 import { fitRequest } from './context-window.js';
 import type { RunContext } from './run-context.js';
+import { VOTE } from './workflow-tools.js';
 
 export interface StepOutput {
   text: string;
@@ -19,10 +19,12 @@ export interface StepOutput {
 const DEFAULT_MAX_RETRIES = 3;
 
 /**
- * One model call for one agent, streamed into text events, retried with backoff when the provider
- * error is retryable. Partial text of a failed attempt was already shown; the `agent.step.retrying`
- * event tells views to discard it. The request is first fitted to the model's context window
- * ({@link fitRequest}); one that cannot fit throws a `ContextOverflowError` and is never sent.
+ * One model call for one agent, streamed into text events, retried when the provider error is
+ * retryable ({@link retryWithBackoff}: full jitter, `Retry-After` honoured up to 60 s, a longer one
+ * fails the attempt with the provider's wait in the message). Partial text of a failed attempt was
+ * already shown; the `agent.step.retrying` event tells views to discard it. The request is first
+ * fitted to the model's context window ({@link fitRequest}); one that cannot fit throws a
+ * `ContextOverflowError` and is never sent.
  */
 export async function runModelStep(
   ctx: RunContext,
@@ -38,8 +40,8 @@ export async function runModelStep(
   // Fitted before the step starts: a request that cannot fit the context window is never sent.
   const messages = fitRequest(ctx, agentIndex, request.messages, request.tools, step === 1);
   ctx.emit({ type: 'agent.step.started', agentId, phase, step });
-  for (let attempt = 1; ; attempt++) {
-    try {
+  return retryWithBackoff(
+    async () => {
       const output = await streamOnce(ctx, agent.spec.backend, agentId, phase, {
         ...request,
         messages,
@@ -56,28 +58,31 @@ export async function runModelStep(
         costUsd,
       });
       return output;
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      if (!(error instanceof ProviderError) || !error.retryable || attempt > maxRetries) throw error;
-      if (error.retryAfterMs !== undefined && error.retryAfterMs > MAX_RETRY_AFTER_MS) {
-        throw new ProviderError(
+    },
+    {
+      retries: maxRetries,
+      isRetryable: (error): error is ProviderError => error instanceof ProviderError && error.retryable,
+      retryAfterMs: (error) => error.retryAfterMs,
+      tooLongWait: (error, retryAfterMs) =>
+        new ProviderError(
           error.provider,
-          `${describeError(error)} — the provider asks to wait ${Math.ceil(error.retryAfterMs / 1000)}s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000}s massgen waits`,
+          `${describeError(error)} — the provider asks to wait ${Math.ceil(retryAfterMs / 1000)}s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000}s massgen waits`,
           { cause: error, retryable: false, ...(error.status === undefined ? {} : { status: error.status }) },
-        );
-      }
-      const delayMs = backoffDelay(attempt, defaultBackoff, error.retryAfterMs, ctx.clock.random);
-      ctx.emit({
-        type: 'agent.step.retrying',
-        agentId,
-        phase,
-        attempt,
-        delayMs,
-        error: { code: error.code, message: describeError(error) },
-      });
-      await sleep(delayMs, signal);
-    }
-  }
+        ),
+      onRetry: ({ attempt, delayMs, error }) =>
+        ctx.emit({
+          type: 'agent.step.retrying',
+          agentId,
+          phase,
+          attempt,
+          delayMs,
+          error: { code: error.code, message: describeError(error) },
+        }),
+      // Jitter from the run's clock: a seeded clock replays the same waits.
+      random: ctx.clock.random,
+      signal,
+    },
+  );
 }
 
 async function streamOnce(
@@ -93,6 +98,23 @@ async function streamOnce(
   let finishReason = 'unknown';
   let open: 'text' | 'reasoning' | null = null;
   const providerCalls = new Map<string, number>();
+  // Votes the model is writing (backends that stream tool input): shown as a `vote` tool call.
+  const composing = new Map<string, number>();
+  const composed = (callId: string, result: string, isError: boolean) => {
+    const started = composing.get(callId);
+    if (started === undefined) return;
+    composing.delete(callId);
+    ctx.emit({
+      type: 'tool.call.finished',
+      agentId,
+      phase,
+      callId,
+      toolName: VOTE,
+      result,
+      isError,
+      durationMs: Math.max(0, ctx.clock.now() - started),
+    });
+  };
   const close = () => {
     if (open) ctx.emit({ type: 'agent.text.end', agentId, phase, kind: open });
     open = null;
@@ -111,8 +133,20 @@ async function streamOnce(
         }
         ctx.emit({ type: 'agent.text.delta', agentId, phase, kind, text: part.text });
         if (kind === 'text') text += part.text;
+      } else if (part.type === 'tool-input-start') {
+        if (part.toolName !== VOTE || composing.has(part.callId)) continue;
+        composing.set(part.callId, ctx.clock.now());
+        ctx.emit({
+          type: 'tool.call.started',
+          agentId,
+          phase,
+          callId: part.callId,
+          toolName: VOTE,
+          arguments: {},
+        });
       } else if (part.type === 'tool-call') {
         toolCalls.push(part.call);
+        composed(part.call.id, 'vote written', false);
       } else if (part.type === 'provider-tool-call') {
         // Built-in tools (web search, code execution) run at the provider: shown, never executed here.
         providerCalls.set(part.callId, ctx.clock.now());
@@ -149,6 +183,8 @@ async function streamOnce(
     }
   } finally {
     close();
+    for (const callId of [...composing.keys()])
+      composed(callId, 'the model call ended before the vote was complete', true);
   }
   if (request.signal.aborted) throw request.signal.reason;
   return { text, toolCalls, usage, finishReason };

@@ -1,6 +1,12 @@
 import { ConfigError } from '../types/errors.js';
 import type { RunEvent, RunWarning } from '../types/events.js';
-import type { ToolApprover } from '../types/tool.js';
+import type {
+  AnswerNowResult,
+  SteeringMessage,
+  SteeringSource,
+  SteerResult,
+} from '../types/steering-events.js';
+import type { ToolApprover, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { CoordinationRun } from './coordination-run.js';
@@ -24,6 +30,11 @@ export interface OrchestratorOptions {
    * Omitted: calls run at once (`auto_approve: true`).
    */
   approveToolCall?: ToolApprover;
+  /**
+   * The permission rules, asked before every ordinary tool call (after the registry's fixed checks,
+   * before `approveToolCall`); every decision is emitted as `tool.permission.decided`.
+   */
+  toolPolicy?: ToolPolicy;
   /** The agents' workspaces: snapshots on each answer, peers' files shown with the answers. */
   workspaces?: WorkspaceHooks;
   /** Emitted as `run.warning` events right after `run.started` (e.g. config keys that are not supported). */
@@ -66,6 +77,7 @@ export class Orchestrator {
   private readonly agents: readonly AgentSpec[];
   private readonly clock: Clock;
   private readonly approver: ToolApprover | undefined;
+  private readonly toolPolicy: ToolPolicy | undefined;
   private readonly workspaces: WorkspaceHooks | undefined;
   private readonly warnings: readonly RunWarning[];
   private readonly scrubber: SecretScrubber | undefined;
@@ -82,6 +94,7 @@ export class Orchestrator {
     this.settings = { ...defaultCoordinationSettings, ...options.settings };
     this.clock = options.clock ?? systemClock;
     this.approver = options.approveToolCall;
+    this.toolPolicy = options.toolPolicy;
     this.workspaces = options.workspaces;
     this.warnings = options.warnings ?? [];
     this.scrubber = options.scrubber;
@@ -89,10 +102,26 @@ export class Orchestrator {
 
   /**
    * Runs the protocol and streams its events. The last event is always `run.finished`. Stopping the
-   * iteration early cancels the run.
+   * iteration early cancels the run. The stream also steers the run while it goes: `steer()` sends the
+   * agents a message from the user, `answerNow()` stops coordination and presents the best answer so
+   * far (docs/protocol.md "Steering"); both act once the stream is being read.
    */
-  async *run(question: string, options: RunOptions = {}): AsyncGenerator<RunEvent, void, undefined> {
-    const run = new CoordinationRun(
+  run(question: string, options: RunOptions = {}): RunStream {
+    let current: CoordinationRun | null = null;
+    const notStarted = {
+      accepted: false,
+      reason: 'not_running',
+      message: 'the run has not started yet',
+    } as const;
+    const events = streamRun(() => (current = this.createRun(question, options)));
+    return Object.assign(events, {
+      steer: (message: SteeringMessage): SteerResult => current?.steer(message) ?? notStarted,
+      answerNow: (source?: SteeringSource): AnswerNowResult => current?.answerNow(source) ?? notStarted,
+    });
+  }
+
+  private createRun(question: string, options: RunOptions): CoordinationRun {
+    return new CoordinationRun(
       options.runId ?? newRunId(this.clock),
       question,
       options.history ?? [],
@@ -102,18 +131,31 @@ export class Orchestrator {
       options.signal,
       {
         ...(this.approver ? { approver: this.approver } : {}),
+        ...(this.toolPolicy ? { toolPolicy: this.toolPolicy } : {}),
         ...(this.workspaces ? { workspaces: this.workspaces } : {}),
         warnings: this.warnings,
         ...(this.scrubber ? { scrubber: this.scrubber } : {}),
         ...(options.step ? { step: options.step } : {}),
       },
     );
-    const done = run.execute();
-    try {
-      yield* run.events;
-    } finally {
-      run.cancel();
-      await done;
-    }
+  }
+}
+
+/** A run's event stream that can also be steered while it runs (see {@link Orchestrator.run}). */
+export interface RunStream extends AsyncGenerator<RunEvent, void, undefined> {
+  /** Sends every agent (or `agentId`) a message from the user; `seq` is its `human.message` event's. */
+  steer(message: SteeringMessage): SteerResult;
+  /** Stops coordination and presents the best current answer (`coordination.answer_now`). */
+  answerNow(source?: SteeringSource): AnswerNowResult;
+}
+
+async function* streamRun(create: () => CoordinationRun): AsyncGenerator<RunEvent, void, undefined> {
+  const run = create();
+  const done = run.execute();
+  try {
+    yield* run.events;
+  } finally {
+    run.cancel();
+    await done;
   }
 }

@@ -4,8 +4,10 @@ import type { ErrorInfo } from '../types/events.js';
 import { runModelStep } from './model-step.js';
 import { enforcement, presentationSystemPrompt, presentationUserMessage } from './prompts.js';
 import type { RunContext } from './run-context.js';
+import { addUserNote, deliverHumanMessages, earlierHumanMessages } from './steering.js';
 import { executeToolCalls, noTools } from './tool-step.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
+import { finalAnswerStrategy, synthesisMessage } from './quality/synthesis.js';
 
 /**
  * A free-form answer with the agent's ordinary tools and no workflow tools: model steps until one
@@ -22,7 +24,12 @@ export async function runAnswerLoop(
   const agentId = agent.spec.id;
   const registry = agent.spec.tools ?? noTools;
   const messages = [...initial];
+  // The user's messages: those the agent read while coordinating still apply; new ones at each step.
+  const earlier = earlierHumanMessages(ctx, agentIndex);
+  if (earlier) addUserNote(messages, earlier);
   for (let step = 1; step <= ctx.settings.maxStepsPerTurn; step++) {
+    const human = deliverHumanMessages(ctx, agentIndex);
+    if (human) addUserNote(messages, human);
     const tools = registry.list({ agentId, phase: 'presentation' });
     const output = await runModelStep(
       ctx,
@@ -46,6 +53,56 @@ function errorInfo(error: unknown): ErrorInfo {
   return { code: error instanceof MassGenError ? error.code : 'run_failed', message: describeError(error) };
 }
 
+/** Emits `presentation.finished` for the presenter's final answer and returns that answer. */
+export function finishPresentation(
+  ctx: RunContext,
+  presenter: number,
+  content: string,
+  fallback: boolean,
+  error?: ErrorInfo,
+): string {
+  const agent = ctx.state.agent(presenter);
+  ctx.emit({
+    type: 'presentation.finished',
+    agentId: agent.spec.id,
+    label: `${agent.anonymousId}.final`,
+    content,
+    fallback,
+    ...(error ? { error } : {}),
+  });
+  return content;
+}
+
+/**
+ * The presenter's final answer from `messages` (a presentation or a decomposition's assembly). If the
+ * call fails (for any reason but cancellation) or comes back empty, `fallback` is the answer instead:
+ * a run that converged never ends without one.
+ */
+export async function presentOrFallBack(
+  ctx: RunContext,
+  presenter: number,
+  messages: readonly ChatMessage[],
+  fallback: string,
+  emptyMessage: string,
+  signal: AbortSignal,
+  isCancelled: () => boolean,
+): Promise<string> {
+  try {
+    const text = await runAnswerLoop(ctx, presenter, messages, signal);
+    if (text === '') {
+      return finishPresentation(ctx, presenter, fallback, true, {
+        code: 'model_behaviour_error',
+        message: emptyMessage,
+      });
+    }
+    // The final answer goes to the user and, with max_orchestration_restarts, to the final check.
+    return finishPresentation(ctx, presenter, ctx.scrub(text), false);
+  } catch (error) {
+    if (isCancelled()) throw error;
+    return finishPresentation(ctx, presenter, fallback, true, errorInfo(error));
+  }
+}
+
 /**
  * The winner presents the final answer. If the call fails (for any reason but cancellation) or
  * comes back empty, the winner's stored answer is used verbatim.
@@ -60,22 +117,12 @@ export async function presentFinalAnswer(
   const winner = state.agent(winnerIndex);
   const agentId = winner.spec.id;
   const stored = state.latest(winnerIndex)?.content ?? '';
-  const label = `${winner.anonymousId}.final`;
-  const finish = (content: string, fallback: boolean, error?: ErrorInfo) => {
-    ctx.emit({
-      type: 'presentation.finished',
-      agentId,
-      label,
-      content,
-      fallback,
-      ...(error ? { error } : {}),
-    });
-    return content;
-  };
 
-  if (settings.finalPresentation === 'verbatim') {
+  // `winner_reuse` (or `final_presentation: verbatim`): the stored answer, no extra call.
+  const strategy = finalAnswerStrategy(settings);
+  if (strategy === 'winner_reuse') {
     ctx.emit({ type: 'presentation.started', agentId, mode: 'verbatim' });
-    return finish(stored, false);
+    return finishPresentation(ctx, winnerIndex, stored, false);
   }
 
   ctx.emit({ type: 'presentation.started', agentId, mode: 'present' });
@@ -104,29 +151,27 @@ export async function presentFinalAnswer(
         ctx,
         agentId,
         'presentation',
-        presentationSystemPrompt(
-          winner.spec.systemMessage,
-          settings.planningMode,
-          settings.selection === 'synthesize',
-        ),
+        presentationSystemPrompt(winner.spec.systemMessage, settings.planningMode, strategy === 'synthesize'),
       ),
     },
     {
       role: 'user',
-      content: presentationUserMessage(ctx.question, ctx.history, answers, votes, ctx.restartNotes),
+      // `synthesize` merges the top answers, with their votes and checklist scores.
+      content:
+        strategy === 'synthesize'
+          ? synthesisMessage(ctx, winnerIndex)
+          : presentationUserMessage(ctx.question, ctx.history, answers, votes, ctx.restartNotes),
     },
   ];
-  try {
-    const text = await runAnswerLoop(ctx, winnerIndex, messages, signal);
-    if (text === '') {
-      return finish(stored, true, { code: 'model_behaviour_error', message: 'the presentation was empty' });
-    }
-    // The final answer goes to the user and, with max_orchestration_restarts, to the final check.
-    return finish(ctx.scrub(text), false);
-  } catch (error) {
-    if (isCancelled()) throw error;
-    return finish(stored, true, errorInfo(error));
-  }
+  return presentOrFallBack(
+    ctx,
+    winnerIndex,
+    messages,
+    stored,
+    'the presentation was empty',
+    signal,
+    isCancelled,
+  );
 }
 
 export { errorInfo };

@@ -49,6 +49,8 @@ export const VOTING_BAR: Record<VotingSensitivity, string> = {
     'VOTING BAR (balanced): vote when an answer is correct, complete and clear. Submit a new answer when you can fix an error, fill a real gap, or make it clearly better organised.',
   strict:
     'VOTING BAR (strict): vote only for an answer you could not improve in any way that matters — checked, complete, precise and well argued. If you can name a concrete flaw or omission, fix it with `new_answer`.',
+  checklist_gated:
+    'VOTING BAR (checklist_gated): your checklist decides — score the answers against the criteria with `submit_checklist`, then do what its verdict says.',
 };
 
 /** How one agent's coordination instructions are tuned. */
@@ -103,7 +105,7 @@ export interface OpeningExtras {
   clock?: string | null;
 }
 
-function historyBlock(history: readonly HistoryTurn[]): string {
+export function historyBlock(history: readonly HistoryTurn[]): string {
   if (history.length === 0) return '';
   const turns = history
     .map((turn, i) => `[Turn ${i + 1}]\nUser: ${turn.question}\nFinal answer: ${turn.answer}`)
@@ -133,7 +135,7 @@ export function coordinationUserMessage(
 }
 
 /** Why earlier attempts were sent back, for every later prompt of the run ('' when none were). */
-function restartBlock(restarts: readonly { reason: string; instructions: string }[]): string {
+export function restartBlock(restarts: readonly { reason: string; instructions: string }[]): string {
   if (restarts.length === 0) return '';
   const items = restarts
     .map((r, i) => `Attempt ${i + 1} was not accepted: ${r.reason}\nInstructions: ${r.instructions}`)

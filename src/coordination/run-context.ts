@@ -1,9 +1,12 @@
 import type { Phase, RunEventInput } from '../types/events.js';
-import type { ToolApprover } from '../types/tool.js';
+import type { ToolApprover, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { CoordinationState } from './coordination-state.js';
 import type { PlanningPolicy } from './planning.js';
+import type { HumanInbox } from './steering.js';
+import type { DecompositionPlan } from './quality/decomposition.js';
+import type { QualityBook } from './quality/quality-book.js';
 import type { Clock, CoordinationSettings, HistoryTurn } from './settings.js';
 
 /** What the step, turn and presentation modules share during one run. */
@@ -17,6 +20,8 @@ export interface RunContext {
   readonly planning: PlanningPolicy | null;
   /** Holds tool calls for approval; undefined: every call runs. */
   readonly approver: ToolApprover | undefined;
+  /** The permission rules (docs/permissions.md); undefined: only the approver decides. */
+  readonly toolPolicy?: ToolPolicy | undefined;
   /** The agents' workspaces; undefined when no agent has one. */
   readonly workspaces: WorkspaceHooks | undefined;
   /** Emits an event (secrets scrubbed from every string in it). */
@@ -39,6 +44,12 @@ export interface RunContext {
   personaFor(agentIndex: number): string | null;
   /** What the winner said when it sent earlier attempts back (`max_orchestration_restarts`). */
   readonly restartNotes: readonly { reason: string; instructions: string }[];
+  /** The checklist gate's criteria and scores (`checklist_gated`), else null. */
+  readonly quality: QualityBook | null;
+  /** The subtasks and their owners (`coordination_mode: decomposition`), else null. */
+  readonly decomposition: DecompositionPlan | null;
+  /** The user's steering messages (docs/protocol.md "Steering"); absent where nobody can steer. */
+  readonly inbox?: HumanInbox;
 }
 
 export interface StepTarget {

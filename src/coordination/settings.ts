@@ -1,6 +1,7 @@
 import type { Backend } from '../types/backend.js';
 import type { ToolRegistry } from '../types/tool.js';
 import type { ModelPrice } from '../types/usage.js';
+import { defaultChecklistSettings, type ChecklistSettings } from './quality/criteria.js';
 
 export type NoveltyRequirement = 'lenient' | 'balanced' | 'strict';
 
@@ -55,9 +56,21 @@ export interface CoordinationSettings {
   paraphrase: boolean;
   /** `auto`: distinct working styles for agents that share a model. */
   personas: 'auto' | 'none';
+  /**
+   * How the final answer is made (MassGen's names): the winner presents anew, its answer is reused
+   * verbatim, or the top answers are merged. Null: from `finalPresentation` and `selection`.
+   */
+  finalAnswerStrategy: FinalAnswerStrategy | null;
+  /** `decomposition`: one agent splits the task into owned subtasks, votes are per subtask, a presenter assembles. */
+  coordinationMode: 'voting' | 'decomposition';
+  /** Decomposition: the agent id that assembles the parts; null: the planner (the first active agent). */
+  presenterAgentId: string | null;
+  /** The checklist gate's criteria and pass mark (`votingSensitivity: checklist_gated`). */
+  checklist: ChecklistSettings;
 }
 
-export type VotingSensitivity = 'lenient' | 'balanced' | 'strict';
+export type VotingSensitivity = 'lenient' | 'balanced' | 'strict' | 'checklist_gated';
+export type FinalAnswerStrategy = 'winner_present' | 'winner_reuse' | 'synthesize';
 export type Visibility = 'all' | 'ring' | 'random_k' | 'islands';
 
 export const defaultCoordinationSettings: CoordinationSettings = {
@@ -85,6 +98,10 @@ export const defaultCoordinationSettings: CoordinationSettings = {
   maxOrchestrationRestarts: 0,
   paraphrase: false,
   personas: 'none',
+  finalAnswerStrategy: null,
+  coordinationMode: 'voting',
+  presenterAgentId: null,
+  checklist: defaultChecklistSettings,
 };
 
 /** One team member as the orchestrator sees it: everything arrives through interfaces. */
@@ -104,6 +121,8 @@ export interface AgentSpec {
    * sent (docs/protocol.md, Context limits). Omitted: unknown, never trimmed.
    */
   contextWindow?: number;
+  /** Decomposition: this agent's subtask as the config gives it (all agents need one to skip planning). */
+  subtask?: string;
 }
 
 export { systemClock, type Clock } from '../util/clock.js';

@@ -1,4 +1,5 @@
 import type { Backend } from '../types/backend.js';
+import { ConfigError } from '../types/errors.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import { runCoordinationTurn } from './agent-turn.js';
 import { CoordinationState } from './coordination-state.js';
@@ -66,9 +67,9 @@ function peerBackend(agentId: string): Backend {
  */
 export function stepRoster(agents: readonly AgentSpec[], step: StepRequest): AgentSpec[] {
   const own = agents.find((a) => a.id === step.agentId);
-  if (!own) throw new Error(`step mode: no agent "${step.agentId}" among the agents given`);
+  if (!own) throw new ConfigError(`step mode: no agent "${step.agentId}" among the agents given`);
   if (!step.roster.includes(step.agentId))
-    throw new Error(`step mode: "${step.agentId}" is not in the session's roster`);
+    throw new ConfigError(`step mode: "${step.agentId}" is not in the session's roster`);
   return step.roster.map((id) => (id === own.id ? own : { id, backend: peerBackend(id) }));
 }
 
@@ -77,11 +78,14 @@ export function stepRoster(agents: readonly AgentSpec[], step: StepRequest): Age
  * protocol's own rules (a new answer clears the votes of everyone who can see it). Each agent's turn
  * count is its number of recorded actions. Throws for a record naming an agent outside the roster.
  */
-export function replayStepRecord(specs: readonly AgentSpec[], record: readonly StepRecord[]): CoordinationState {
+export function replayStepRecord(
+  specs: readonly AgentSpec[],
+  record: readonly StepRecord[],
+): CoordinationState {
   const state = new CoordinationState(specs);
   const indexOf = (id: string) => {
     const index = specs.findIndex((s) => s.id === id);
-    if (index === -1) throw new Error(`step mode: the record names "${id}", who is not in the roster`);
+    if (index === -1) throw new ConfigError(`step mode: the record names "${id}", who is not in the roster`);
     return index;
   };
   for (const entry of record) {
@@ -93,7 +97,10 @@ export function replayStepRecord(specs: readonly AgentSpec[], record: readonly S
     }
     const targetIndex = indexOf(entry.targetAgentId);
     const target = state.latest(targetIndex);
-    if (!target) throw new Error(`step mode: ${entry.agentId} voted for ${entry.targetAgentId}, who has no answer`);
+    if (!target)
+      throw new ConfigError(
+        `step mode: ${entry.agentId} voted for ${entry.targetAgentId}, who has no answer`,
+      );
     state.castVote(index, { targetIndex, targetLabel: target.label, reason: entry.reason });
   }
   return state;
@@ -113,7 +120,10 @@ export function stepStanding(
   const votes: StepStanding['votes'] = {};
   for (const a of state.agents) {
     if (a.vote)
-      votes[a.spec.id] = { targetAgentId: state.agent(a.vote.targetIndex).spec.id, targetLabel: a.vote.targetLabel };
+      votes[a.spec.id] = {
+        targetAgentId: state.agent(a.vote.targetIndex).spec.id,
+        targetLabel: a.vote.targetLabel,
+      };
   }
   return {
     agents: state.agents.map((a) => ({

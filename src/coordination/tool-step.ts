@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolCall } from '../types/messages.js';
 import type { Phase } from '../types/events.js';
-import type { ToolRegistry } from '../types/tool.js';
+import type { DecisionSource, PermissionRuleRef } from '../types/permission-events.js';
+import type { ToolApprovalDecision, ToolApprover, ToolPolicy, ToolRegistry } from '../types/tool.js';
 import { describeError } from '../types/errors.js';
 import type { RunContext } from './run-context.js';
 import { enforcement } from './prompts.js';
@@ -40,7 +41,9 @@ export async function executeToolCalls(
       content = enforcement.deferredCall(call.name);
       deferred = true;
     } else {
-      const denial = await askApproval(ctx, agentId, phase, call, signal);
+      const denial = ctx.toolPolicy
+        ? await decideCall(ctx, ctx.toolPolicy, registry, agentId, phase, call, signal)
+        : await askApproval(ctx, agentId, phase, call, signal);
       if (denial !== null) {
         content = denial;
         isError = true;
@@ -86,9 +89,30 @@ async function askApproval(
   signal: AbortSignal,
 ): Promise<string | null> {
   if (!ctx.approver) return null;
-  const request = { agentId, phase, callId: call.id, toolName: call.name, arguments: call.arguments };
+  const decision = await holdForApproval(ctx, ctx.approver, agentId, phase, call, signal);
+  return decision.approved ? null : enforcement.deniedCall(call.name, decision.reason);
+}
+
+/** Emits `tool.approval.requested`, waits for the approver, emits `tool.approval.resolved`. */
+async function holdForApproval(
+  ctx: RunContext,
+  approver: ToolApprover,
+  agentId: string,
+  phase: Phase,
+  call: ToolCall,
+  signal: AbortSignal,
+  rule?: PermissionRuleRef,
+): Promise<ToolApprovalDecision> {
+  const request = {
+    agentId,
+    phase,
+    callId: call.id,
+    toolName: call.name,
+    arguments: call.arguments,
+    ...(rule ? { rule } : {}),
+  };
   ctx.emit({ type: 'tool.approval.requested', ...request });
-  const decision = await ctx.approver(request, signal);
+  const decision = await approver(request, signal);
   if (signal.aborted) throw signal.reason;
   ctx.emit({
     type: 'tool.approval.resolved',
@@ -96,6 +120,74 @@ async function askApproval(
     callId: call.id,
     toolName: call.name,
     approved: decision.approved,
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    ...(decision.by === undefined ? {} : { by: decision.by }),
+  });
+  return decision;
+}
+
+/** Why a held call is denied when the run has no approver at all. */
+const NOBODY_TO_ASK = 'a permission rule asks for approval, but nobody can answer in this run';
+
+/**
+ * The permission engine's order (docs/permissions.md): the fixed checks (the command deny-list, the
+ * path checks) first, then the permission rules — `allow` runs, `deny` refuses naming the rule, `ask`
+ * holds the call for the approver — and for a call no rule matched the run's usual behaviour. Every
+ * decision is emitted as `tool.permission.decided`. Returns null when the call may run, else the
+ * tool-error text for the model.
+ */
+async function decideCall(
+  ctx: RunContext,
+  policy: ToolPolicy,
+  registry: ToolRegistry,
+  agentId: string,
+  phase: Phase,
+  call: ToolCall,
+  signal: AbortSignal,
+): Promise<string | null> {
+  const decided = (
+    decision: 'allow' | 'deny',
+    by: DecisionSource,
+    extra: { rule?: PermissionRuleRef; reason?: string } = {},
+  ) =>
+    ctx.emit({
+      type: 'tool.permission.decided',
+      agentId,
+      phase,
+      callId: call.id,
+      toolName: call.name,
+      arguments: call.arguments,
+      decision,
+      by,
+      ...extra,
+    });
+  const refusal = await registry.precheck?.(call, { agentId, phase, signal });
+  if (signal.aborted) throw signal.reason;
+  if (refusal) {
+    decided('deny', 'guard', { reason: refusal });
+    return refusal;
+  }
+  const verdict = policy.evaluate({ agentId, phase, toolName: call.name, arguments: call.arguments });
+  if (verdict?.decision === 'allow') {
+    decided('allow', 'rule', { rule: verdict.rule });
+    return null;
+  }
+  if (verdict?.decision === 'deny') {
+    decided('deny', 'rule', { rule: verdict.rule, reason: verdict.message });
+    return verdict.message;
+  }
+  if (verdict === null && policy.unmatched === 'allow') {
+    decided('allow', 'default');
+    return null;
+  }
+  const rule = verdict?.rule;
+  if (!ctx.approver) {
+    decided('deny', 'none', { ...(rule ? { rule } : {}), reason: NOBODY_TO_ASK });
+    return enforcement.deniedCall(call.name, NOBODY_TO_ASK);
+  }
+  const decision = await holdForApproval(ctx, ctx.approver, agentId, phase, call, signal, rule);
+  decided(decision.approved ? 'allow' : 'deny', decision.by ?? 'caller', {
+    ...(rule ? { rule } : {}),
     ...(decision.reason === undefined ? {} : { reason: decision.reason }),
   });
   return decision.approved ? null : enforcement.deniedCall(call.name, decision.reason);

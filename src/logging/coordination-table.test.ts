@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventInput } from '../types/events.js';
 import { formatCoordinationTable } from './coordination-table.js';
-import { wrapText } from './text-wrap.js';
+import { textWidth, wrapText } from '../util/text.js';
 
 function stamp(inputs: (readonly [number, RunEventInput])[]): RunEvent[] {
   return inputs.map(([at, input], seq) => ({ ...input, runId: 'r', seq, ts: 1_000_000 + at }) as RunEvent);
@@ -83,6 +83,62 @@ describe('formatCoordinationTable', () => {
     expect(table).toContain('COORDINATION FINISHED (consensus); winner alice (agent1.1)');
     expect(table).toContain('turn restarted: new');
     expect(grid.filter((l) => l.includes('turn 1 started'))).toHaveLength(1);
+  });
+
+  it('lines up by terminal columns with CJK and emoji ids and text, and cuts no character in half', () => {
+    const family = '👨‍👩‍👧‍👦';
+    const wide = [
+      { agentId: '中文助手', anonymousId: 'agent1', backendType: 'openai', model: 'm' },
+      { agentId: `${family}家族🇯🇵`, anonymousId: 'agent2', backendType: 'openai', model: 'm' },
+    ];
+    const table = formatCoordinationTable(
+      stamp([
+        [0, { type: 'run.started', question: '東京は？', agents: wide, settings: {} }],
+        [
+          10,
+          {
+            type: 'answer.submitted',
+            agentId: '中文助手',
+            anonymousId: 'agent1',
+            label: 'agent1.1',
+            content: 'c',
+          },
+        ],
+        [
+          20,
+          {
+            type: 'vote.cast',
+            agentId: `${family}家族🇯🇵`,
+            targetAgentId: '中文助手',
+            targetAnonymousId: 'agent1',
+            targetLabel: 'agent1.1',
+            reason: `東京は日本の首都です。${family}🇯🇵🇫🇷 e\u0301te\u0301 `.repeat(4),
+            counted: true,
+          },
+        ],
+      ]),
+    );
+    const lines = table.trimEnd().split('\n');
+    const grid = lines.slice(lines.findIndex((l) => l.startsWith('time (s)')));
+    const rule = grid.find((l) => l.startsWith('-')) ?? '';
+    const separators = (line: string) => {
+      const at: number[] = [];
+      let column = 0;
+      for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line)) {
+        if (segment === '|') at.push(column);
+        column += textWidth(segment);
+      }
+      return at;
+    };
+    const ruleAt = separators(rule.replace(/\+/g, '|'));
+    expect(ruleAt).toHaveLength(2);
+    const voteRows = grid.filter((l) => !l.startsWith('-') && separators(l).length === 2);
+    expect(voteRows.length).toBeGreaterThan(4);
+    for (const line of voteRows) {
+      expect(separators(line), line).toEqual(ruleAt);
+      expect(textWidth(line)).toBeLessThanOrEqual(textWidth(rule));
+      expect(line).not.toMatch(/\u200D(?:\s|$)|(?:^|\s)\p{M}/u);
+    }
   });
 
   it('handles an empty stream', () => {

@@ -1,5 +1,5 @@
 import type { RunEvent, RunEventOf } from '../types/events.js';
-import { truncate, wrapText } from './text-wrap.js';
+import { oneLine, padEndTo, padStartTo, textWidth, truncate, wrapText } from '../util/text.js';
 
 /** Narrower columns wrap almost every cell; wider ones make three agents overflow a terminal. */
 const MIN_COLUMN_WIDTH = 24;
@@ -23,7 +23,7 @@ interface Row {
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 
-const detail = (text: string): string => truncate(text, MAX_DETAIL);
+const detail = (text: string): string => truncate(oneLine(text), MAX_DETAIL);
 
 /** The row an event contributes, or null for events too fine-grained to show (text, steps, most tool calls). */
 function describe(event: RunEvent, startTs: number): Omit<Row, 'ts'> | null {
@@ -72,10 +72,30 @@ function describe(event: RunEvent, startTs: number): Omit<Row, 'ts'> | null {
       );
     case 'vote.cast':
       return agent(
-        `VOTE ${event.targetLabel} (${event.counted ? 'counted' : 'stale, not counted'}): ${detail(event.reason)}`,
+        `VOTE ${event.subtaskId ? `${event.subtaskId} ` : ''}${event.targetLabel} (${event.counted ? 'counted' : 'stale, not counted'}): ${detail(event.reason)}`,
+      );
+    case 'checklist.criteria':
+      return run(
+        `CHECKLIST: ${event.criteria.length} criteria (${event.source}${event.preset ? ` ${event.preset}` : ''})`,
+      );
+    case 'checklist.verdict':
+      return agent(
+        `CHECKLIST round ${event.round}: ${event.verdict.toUpperCase()}, best ${event.bestLabel}` +
+          (event.failing.length > 0 ? `, fails ${event.failing.join(', ')}` : ''),
+      );
+    case 'decomposition.planned':
+      return run(
+        `DECOMPOSITION: ${event.subtasks.map((s) => `${s.id} ${s.ownerId}`).join(', ')}; presenter ${event.presenterId}`,
       );
     case 'agent.update.injected':
       return agent(`update received: ${event.labels.join(', ')}`);
+    case 'human.message':
+      return {
+        agentId: event.target,
+        text: `MESSAGE from the user (${event.source}) to ${event.target ?? 'all agents'}: ${detail(event.text)}`,
+      };
+    case 'coordination.answer_now':
+      return run(`ANSWER NOW requested (${event.source})`);
     case 'agent.turn.restarted':
       return agent(`turn restarted: ${detail(event.reason)}`);
     case 'agent.turn.finished':
@@ -129,7 +149,7 @@ function columnsOf(events: readonly RunEvent[]): Column[] {
     columns.push({
       agentId,
       header,
-      width: Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, header.length)),
+      width: Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, textWidth(header))),
     });
   };
   for (const event of events) {
@@ -143,7 +163,8 @@ function columnsOf(events: readonly RunEvent[]): Column[] {
  * Renders the run as a human-readable grid: a time column (seconds since the run started), one column
  * per agent headed `agent id (anonymous id)`, one row per significant event, and run-wide events
  * (votes reset, coordination and run finished) as rows spanning every agent column. Long cells wrap
- * within their column, so columns stay aligned. Pure.
+ * within their column, so columns stay aligned — in terminal columns (util/text), so CJK text and
+ * emoji line up too. The text is kept as data (not made inert). Pure.
  */
 export function formatCoordinationTable(events: readonly RunEvent[]): string {
   const first = events[0];
@@ -168,8 +189,8 @@ export function formatCoordinationTable(events: readonly RunEvent[]): string {
   const emit = (time: string, cells: string[][], widths: number[]): void => {
     const height = Math.max(...cells.map((c) => c.length));
     for (let i = 0; i < height; i++) {
-      const parts = cells.map((cell, j) => (cell[i] ?? '').padEnd(widths[j] ?? 0));
-      lines.push([(i === 0 ? time : '').padStart(timeWidth), ...parts].join(SEPARATOR).trimEnd());
+      const parts = cells.map((cell, j) => padEndTo(cell[i] ?? '', widths[j] ?? 0));
+      lines.push([padStartTo(i === 0 ? time : '', timeWidth), ...parts].join(SEPARATOR).trimEnd());
     }
   };
   const rule = (): void => {
@@ -195,6 +216,6 @@ export function formatCoordinationTable(events: readonly RunEvent[]): string {
   });
 
   const title = [`Run: ${first.runId}`];
-  if (runStarted) title.push(`Question: ${truncate(runStarted.question, 200)}`);
+  if (runStarted) title.push(`Question: ${truncate(oneLine(runStarted.question), 200)}`);
   return `${title.join('\n')}\n\n${lines.join('\n')}\n`;
 }

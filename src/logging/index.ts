@@ -12,3 +12,4 @@ export type { VoteDocument, VoteEntry } from './vote-document.js';
 export type { SnakeUsage } from './snake-usage.js';
 export { formatCoordinationTable } from './coordination-table.js';
 export { formatLogTimestamp, LOG_FILES } from './paths.js';
+export { ledgerEntry, PERMISSIONS_LEDGER, PermissionLedger, type LedgerEntry } from './permission-ledger.js';

@@ -12,6 +12,8 @@ import { buildExecutionMetadata, type RunLogMetadata } from './metadata-document
 import { agentAnswerRelPath, finalAnswerRelPath, formatLogTimestamp, LOG_FILES } from './paths.js';
 import { buildStatusDocument } from './status-document.js';
 import { buildVoteDocument } from './vote-document.js';
+import { PERMISSIONS_LEDGER, PermissionLedger } from './permission-ledger.js';
+import { buildScoreDocument, hasQualityData } from './score-document.js';
 
 /** Live status snapshots are coalesced to at most one write per this many milliseconds. */
 const STATUS_DEBOUNCE_MS = 100;
@@ -98,6 +100,8 @@ class FileRunLogWriter implements RunLogWriter {
   private generation = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastEvent: RunEvent | null = null;
+  /** `permissions.jsonl`: every decision on a tool call, appended as it is made. */
+  private readonly ledger: PermissionLedger;
 
   constructor(
     readonly logDir: string,
@@ -108,6 +112,7 @@ class FileRunLogWriter implements RunLogWriter {
   ) {
     this.statusPath = path.join(logDir, LOG_FILES.status);
     this.firstError = null;
+    this.ledger = new PermissionLedger(path.join(logDir, PERMISSIONS_LEDGER), (e) => this.recordError(e));
   }
 
   get writeError(): Error | null {
@@ -120,7 +125,8 @@ class FileRunLogWriter implements RunLogWriter {
       this.lastEvent = event;
       this.events.push(event);
       this.state = reduceRunState(this.state, event);
-      if (event.type === 'answer.submitted') this.rememberAnswer(event.agentId, event.ts, event.content);
+      if (event.type === 'tool.permission.decided') this.ledger.record(event);
+      else if (event.type === 'answer.submitted') this.rememberAnswer(event.agentId, event.ts, event.content);
       else if (event.type === 'presentation.finished') this.presenterId = event.agentId;
       else if (event.type === 'run.finished') this.durationMs = event.durationMs;
 
@@ -291,6 +297,14 @@ class FileRunLogWriter implements RunLogWriter {
     if (this.state.coordinationEnd !== null || this.state.phase === 'finished') {
       const vote = buildVoteDocument(this.state);
       writes.push({ relPath: LOG_FILES.vote, content: `${JSON.stringify(vote, null, 2)}\n`, done: () => {} });
+    }
+    if (hasQualityData(this.state)) {
+      const scores = buildScoreDocument(this.state);
+      writes.push({
+        relPath: LOG_FILES.scores,
+        content: `${JSON.stringify(scores, null, 2)}\n`,
+        done: () => {},
+      });
     }
     if (count !== this.tableWritten) {
       writes.push({

@@ -7,6 +7,8 @@ export const LOG_FILES = {
   journal: 'events.jsonl',
   status: 'status.json',
   vote: 'vote.json',
+  /** The checklist criteria and score matrix, or the decomposition plan (only when the run used them). */
+  scores: 'scores.json',
   table: 'coordination_table.txt',
   metadata: 'execution_metadata.yaml',
   answer: 'answer.txt',

@@ -104,12 +104,16 @@ export class QueueClient {
       this.waiters.set(jobId, { since: Date.now(), resolve }),
     );
     this.recheck ??= setInterval(() => void this.recheckStale(), RECHECK_MS);
-    const state = await this.queue.getJobState(jobId);
-    if (state === 'failed') {
-      const job = await this.queue.getJob(jobId);
-      await job?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-    } else if (state === 'completed' || state === 'unknown') {
-      await this.check(jobId);
+    try {
+      const state = await this.queue.getJobState(jobId);
+      if (state === 'failed') {
+        const job = await this.queue.getJob(jobId);
+        await job?.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      } else if (state === 'completed' || state === 'unknown') {
+        await this.check(jobId);
+      }
+    } catch {
+      // Redis hiccuped: the job's events, or the periodic check, will still tell how it ends.
     }
     return finish;
   }
@@ -139,6 +143,13 @@ export class QueueClient {
     if (!waiter) return;
     this.waiters.delete(jobId);
     waiter.resolve(finish);
+  }
+
+  /** Workers connected to this queue now. */
+  async workers(): Promise<number> {
+    // A worker has several connections, each named after it: count the names.
+    const clients = await this.queue.getWorkers().catch(() => []);
+    return new Set(clients.map((client) => client.rawname ?? '')).size;
   }
 
   /** Removes a job that has not started (waiting or delayed). False when it runs (or is gone). */

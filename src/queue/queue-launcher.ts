@@ -7,6 +7,7 @@ import type { RunResult } from '../types/run-result.js';
 import { assertNoSecrets, readConfigPayload } from './config-payload.js';
 import { readJobStream } from './event-stream.js';
 import { eventsKey, RunJobResultSchema, type RunJobData } from './job-data.js';
+import { notRunResult } from './not-run-result.js';
 import type { AddOptions, QueueClient } from './queue-client.js';
 
 /** Options of {@link queueLauncher}. */
@@ -19,21 +20,6 @@ export interface QueueLauncherOptions extends AddOptions {
   /** Without a stream entry for this long, the job's state is read (a worker may have died). */
   idleCheckMs?: number;
 }
-
-const cancelledResult = (question: string): RunResult => ({
-  runId: 'unknown',
-  question,
-  status: 'cancelled',
-  exitCode: 130,
-  winnerId: null,
-  finalAnswer: null,
-  durationMs: 0,
-  usage: {},
-  logDir: null,
-  answerFile: null,
-  workspaceDir: null,
-  error: { code: 'cancelled', message: 'the run was removed from the queue before it started' },
-});
 
 const failure = (message: string) =>
   new MassGenError('run_failed', `the run failed on its worker: ${message}`);
@@ -91,7 +77,7 @@ async function* follow(
         finished = true;
         if (ended.kind === 'completed') return ended.value.result;
         if (ended.kind === 'failed') throw failure(ended.message);
-        return cancelledResult(run.question);
+        return notRunResult(run.question, 'unknown', 'the run was removed from the queue before it started');
       }
       const value = entry.value as { message?: unknown; attempt?: unknown; worker?: unknown };
       if (entry.field === 'e') {

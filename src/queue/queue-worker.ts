@@ -14,6 +14,7 @@ import {
   RunJobDataSchema,
   type RunJobResult,
 } from './job-data.js';
+import { notRunResult } from './not-run-result.js';
 import { connectRedis, durableOptions, type QueueLocation } from './redis-connection.js';
 import { redisLimiters } from './redis-rate-limiter.js';
 
@@ -66,22 +67,6 @@ interface ActiveRun {
   timedOut: boolean;
 }
 
-/** The result of a job that was cancelled before a run started. */
-const notRun = (question: string): RunResult => ({
-  runId: '',
-  question,
-  status: 'cancelled',
-  exitCode: 130,
-  winnerId: null,
-  finalAnswer: null,
-  durationMs: 0,
-  usage: {},
-  logDir: null,
-  answerFile: null,
-  workspaceDir: null,
-  error: { code: 'cancelled', message: 'cancelled before it started' },
-});
-
 /**
  * Takes run jobs from the queue and runs them here with `runMassGen`, exactly as a run in process:
  * keys from this machine's environment, logs in this machine's `.massgen/`, the config's `rate_limits`
@@ -127,7 +112,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       throw new UnrecoverableError(`not a massgen run job: ${describeError(parsed.error)}`);
     const data = parsed.data;
     if ((await redis.exists(cancelledKey(location.name, jobId))) === 1)
-      return { result: notRun(data.question), votes: {}, costUsd: 0, worker: name, workMs: 0 };
+      return {
+        result: notRunResult(data.question, '', 'cancelled before it started'),
+        votes: {},
+        costUsd: 0,
+        worker: name,
+        workMs: 0,
+      };
     const run: ActiveRun = { controller: new AbortController(), returning: false, timedOut: false };
     active.set(jobId, run);
     const onAbort = () => run.controller.abort(new CancelledError('the job was cancelled'));

@@ -1,5 +1,6 @@
 import type { FakeRequestView } from './fake-server/dialect.js';
 import { openAIChatDialect, type FakeChatRequestBody } from './fake-server/openai-chat.js';
+import { embeddingsResponse } from './fake-server/embeddings.js';
 import type { FakeResponse } from './fake-server/script.js';
 import {
   startFakeServer,
@@ -42,10 +43,13 @@ export interface FakeOpenAIServerOptions {
 export interface FakeOpenAIServer extends Omit<FakeServer<FakeChatRequestBody>, 'origin'> {
   /** Base URL ending in `/v1`, ready for a `base_url` setting. */
   readonly url: string;
+  /** Bodies of the `POST /v1/embeddings` requests received (not in `requests`). */
+  readonly embeddingRequests: readonly Record<string, unknown>[];
 }
 
 /**
  * Starts a fake OpenAI-compatible server on loopback that answers `POST /v1/chat/completions`
+ * (and `POST /v1/embeddings` with deterministic hashed-bag-of-words vectors)
  * (streaming SSE or plain JSON) from a queue of scripted responses or a handler, and records
  * every request. Unscripted requests get a loud 500 so a test cannot pass by accident.
  */
@@ -53,6 +57,7 @@ export async function startFakeOpenAIServer(
   options: FakeOpenAIServerOptions = {},
 ): Promise<FakeOpenAIServer> {
   const models = options.models ?? ['fake-model'];
+  const embeddingRequests: Record<string, unknown>[] = [];
   const server = await startFakeServer<FakeChatRequestBody>([openAIChatDialect], {
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),
@@ -62,6 +67,20 @@ export async function startFakeOpenAIServer(
         data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'massgen-fake' })),
       },
     },
+    postRoutes: {
+      '/v1/embeddings': (body) => {
+        embeddingRequests.push(body);
+        return embeddingsResponse(body);
+      },
+    },
   });
-  return Object.assign(server, { url: `${server.origin}/v1` });
+  const reset = server.reset.bind(server);
+  return Object.assign(server, {
+    url: `${server.origin}/v1`,
+    embeddingRequests,
+    reset: () => {
+      reset();
+      embeddingRequests.length = 0;
+    },
+  });
 }

@@ -22,6 +22,7 @@ export {
   type FakeToolCallsResponse,
   type FakeUsage,
 } from './fake-openai-server.js';
+export { hashedEmbedding, FAKE_EMBEDDING_DIMENSIONS } from './fake-server/embeddings.js';
 export {
   startFakeServer,
   type FakeServer,

@@ -8,7 +8,8 @@ import { sleep } from '../util/abort.js';
 export interface ScriptedReply {
   /** Streamed as text deltas (split into `chunks` pieces). */
   text?: string;
-  toolCalls?: { name: string; arguments: unknown; id?: string }[];
+  /** `streamInput`: announced with a `tool-input-start` part first, as backends that stream tool input do. */
+  toolCalls?: { name: string; arguments: unknown; id?: string; streamInput?: boolean }[];
   usage?: Partial<TokenUsage>;
   /** Wait before streaming (simulates a slow model); aborts cleanly. */
   delayMs?: number;
@@ -129,10 +130,9 @@ export class ScriptedBackend implements Backend {
       };
     }
     for (const call of step.toolCalls ?? []) {
-      yield {
-        type: 'tool-call',
-        call: { id: call.id ?? `call_${++callIds}`, name: call.name, arguments: call.arguments },
-      };
+      const id = call.id ?? `call_${++callIds}`;
+      if (call.streamInput) yield { type: 'tool-input-start', callId: id, toolName: call.name };
+      yield { type: 'tool-call', call: { id, name: call.name, arguments: call.arguments } };
     }
     yield {
       type: 'finish',

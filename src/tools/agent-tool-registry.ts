@@ -111,9 +111,24 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
     }
   };
 
+  const precheck = async (call: ToolCall, context: ToolContext): Promise<string | null> => {
+    const entry = current().get(call.name);
+    const args = call.arguments ?? {};
+    // Calls that cannot run at all are answered by `execute` with its own message.
+    if (!entry?.provider.precheck || typeof args !== 'object' || Array.isArray(args)) return null;
+    if (jsonSchemaViolations(entry.tool.parameters, args).length > 0) return null;
+    try {
+      return await entry.provider.precheck(call.name, args as Record<string, unknown>, context);
+    } catch {
+      if (context.signal.aborted) throw context.signal.reason;
+      return null;
+    }
+  };
+
   return {
     list: () => [...current().values()].map(({ tool }) => tool),
     execute: run,
+    precheck,
     async start(context: ToolLifecycleContext) {
       await Promise.all(
         providers.map((provider) =>

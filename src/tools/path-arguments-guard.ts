@@ -1,23 +1,11 @@
 import type { ToolDefinition } from '../types/messages.js';
-import type { Access, CheckPath } from './permissions/index.js';
+import type { ToolContext } from '../types/tool.js';
+import { PATH_ARGUMENT_KEYS, type Access, type CheckPath } from './permissions/index.js';
 import type { ToolProvider } from './tool-provider.js';
-
-/** Argument names that carry paths in MCP filesystem-style servers (server-filesystem among them). */
-const PATH_KEYS = new Set([
-  'path',
-  'paths',
-  'source',
-  'destination',
-  'file',
-  'filename',
-  'directory',
-  'dir',
-  'target',
-]);
 
 function pathsIn(args: Record<string, unknown>): string[] {
   return Object.entries(args).flatMap(([key, value]) => {
-    if (!PATH_KEYS.has(key)) return [];
+    if (!PATH_ARGUMENT_KEYS.has(key)) return [];
     if (typeof value === 'string') return [value];
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   });
@@ -31,17 +19,33 @@ function pathsIn(args: Record<string, unknown>): string[] {
 export function withPathGuard(provider: ToolProvider, checkPath: CheckPath): ToolProvider {
   const definition = (name: string): ToolDefinition | undefined =>
     provider.tools().find((t) => t.name === name);
+  const checkPaths = async (
+    name: string,
+    args: Record<string, unknown>,
+    phase: ToolContext['phase'],
+  ): Promise<string | null> => {
+    const access: Access = definition(name)?.annotations?.readOnly === true ? 'read' : 'write';
+    for (const requested of pathsIn(args)) {
+      const decision = await checkPath(requested, access, phase);
+      if (!decision.allowed) return decision.reason;
+    }
+    return null;
+  };
   return {
     name: provider.name,
     start: (context) => provider.start(context),
     tools: () => provider.tools(),
     close: () => provider.close(),
+    async precheck(name, args, context) {
+      return (
+        (await checkPaths(name, args, context.phase)) ??
+        (await provider.precheck?.(name, args, context)) ??
+        null
+      );
+    },
     async call(name, args, context) {
-      const access: Access = definition(name)?.annotations?.readOnly === true ? 'read' : 'write';
-      for (const requested of pathsIn(args)) {
-        const decision = await checkPath(requested, access, context.phase);
-        if (!decision.allowed) return { content: decision.reason, isError: true };
-      }
+      const refusal = await checkPaths(name, args, context.phase);
+      if (refusal !== null) return { content: refusal, isError: true };
       return provider.call(name, args, context);
     },
   };

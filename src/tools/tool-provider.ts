@@ -33,6 +33,11 @@ export interface ToolProvider {
    * `tool_timeout_seconds` and on cancellation).
    */
   call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+  /**
+   * The fixed checks `call` would refuse these arguments with (the command deny-list, the path checks),
+   * without doing anything: the reason, or null. Optional; `call` must still check for itself.
+   */
+  precheck?(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | null>;
   /** Stops everything `start` began (child processes, connections). Idempotent. */
   close(): Promise<void>;
 }

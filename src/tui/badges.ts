@@ -9,6 +9,7 @@ export type BadgeKind =
   | 'waiting'
   | 'thinking'
   | 'answering'
+  | 'voting'
   | 'updated'
   | 'retrying'
   | 'answered'
@@ -39,6 +40,9 @@ export function agentBadge(run: RunState, agent: AgentState, view: AgentView | u
           return badge('retrying', `retrying (${view.retry?.attempt ?? 1})`);
         case 'answering':
           return badge('answering');
+        case 'voting':
+          // A `vote` tool call started and not finished: the model is writing its vote.
+          return badge('voting');
         case 'updated':
           return badge(
             'updated',

@@ -1,12 +1,21 @@
 import type { RunState } from '../types/run-state.js';
 import type { TokenUsage } from '../types/usage.js';
-import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
+import {
+  formatCostOf,
+  formatUsd,
+  oneLine,
+  tailFrom,
+  truncate,
+  wrapText as wrapColumns,
+} from '../util/text.js';
 import { inertText } from '../util/terminal-text.js';
 
 /**
  * Small pure formatting helpers of the live view: numbers, durations, and text cut to a terminal width.
- * Widths are counted in UTF-16 code units; every rendered line is also `truncate-end`ed by Ink, so an
- * occasional wide character cannot push a panel out of shape.
+ * Widths are terminal columns (a CJK character or an emoji takes two) and text is cut only between
+ * characters (grapheme clusters), never inside an emoji sequence or before a combining mark — see
+ * util/text. Text is made inert first, then measured: an escape sequence shown as `␛[2J` takes the
+ * columns it shows in.
  */
 
 export { formatUsd };
@@ -61,45 +70,9 @@ export function sanitize(text: string): string {
   return inertText(text);
 }
 
-/** Wraps one paragraph (no newlines) at word boundaries; words longer than `width` are split. */
-function wrapParagraph(paragraph: string, width: number): string[] {
-  const text = paragraph.replace(/\t/g, '  ').trimEnd();
-  if (text.length <= width) return [text];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/(\s+)/)) {
-    if (word === '') continue;
-    if (/^\s+$/.test(word)) {
-      if (line !== '' && line.length + word.length <= width) line += word;
-      else if (line !== '') {
-        lines.push(line);
-        line = '';
-      }
-      continue;
-    }
-    if (line.length + word.length <= width) {
-      line += word;
-      continue;
-    }
-    if (line.trim() !== '') lines.push(line.trimEnd());
-    line = '';
-    let rest = word;
-    while (rest.length > width) {
-      lines.push(rest.slice(0, width));
-      rest = rest.slice(width);
-    }
-    line = rest;
-  }
-  if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
-  return lines;
-}
-
-/** Wraps text to `width` columns. */
+/** Wraps text to `width` columns (see util/text's `wrapText`), made inert first. */
 export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(1, Math.floor(width));
-  return sanitize(text)
-    .split('\n')
-    .flatMap((p) => wrapParagraph(p, w));
+  return wrapColumns(sanitize(text), width);
 }
 
 /**
@@ -114,11 +87,16 @@ export function tailLines(text: string, width: number, max: number): string[] {
   let end = source.length;
   while (end > 0 && out.length < max) {
     const start = source.lastIndexOf('\n', end - 1) + 1;
-    let paragraph = source.slice(start, end);
-    // A huge paragraph: only its end can show.
-    const keep = (max + 1) * w * 2;
-    if (paragraph.length > keep) paragraph = paragraph.slice(paragraph.length - keep);
-    out.unshift(...wrapParagraph(sanitize(paragraph), w));
+    const paragraph = source.slice(start, end);
+    // A huge paragraph: only its end can show. Wrapped from a character boundary some way back (made
+    // inert, then measured), and from further back when that does not fill the lines.
+    let wrapped: string[] = [];
+    for (let keep = (max + 1) * w * 2; ; keep *= 4) {
+      const cut = paragraph.length > keep;
+      wrapped = wrapColumns(sanitize(cut ? tailFrom(paragraph, paragraph.length - keep) : paragraph), w);
+      if (!cut || wrapped.length > max) break;
+    }
+    out.unshift(...wrapped);
     end = start - 1;
   }
   return out.slice(Math.max(0, out.length - max));

@@ -18,12 +18,15 @@ import {
   type UiState,
   type ViewState,
 } from './view-state.js';
+import { cell, padEndTo, textWidth } from '../util/text.js';
 import { indent, line, lines, type StyledLine } from './styled-line.js';
 import { transcriptLines } from './transcript-lines.js';
+import { scoreLines } from './score-lines.js';
 
 // Components import every screen's lines from here, the transcript's included.
 export type { StyledLine } from './styled-line.js';
 export { transcriptLines } from './transcript-lines.js';
+export { scoreLines } from './score-lines.js';
 
 /** Screen chrome around the body: the header's two lines and the footer's one. */
 export const HEADER_LINES = 2;
@@ -142,20 +145,21 @@ const TIMELINE_STYLE: Record<TimelineKind, Omit<StyledLine, 'text'>> = {
   approval: { color: 'yellow', bold: true },
   approved: { color: 'green' },
   denied: { color: 'red' },
+  human: { color: 'cyan', bold: true },
 };
 
 /** The coordination table: one row per significant event — time since the start, agent, what happened. */
 export function timelineLines(state: ViewState, width: number): StyledLine[] {
   const start = state.run.startedAt ?? state.timeline[0]?.ts ?? 0;
   const ids = state.run.agents.map((a) => a.agentId);
-  const idWidth = Math.min(16, Math.max(5, ...ids.map((id) => id.length)));
+  const idWidth = Math.min(16, Math.max(5, ...ids.map((id) => textWidth(id))));
   const timeWidth = 7;
-  const textWidth = Math.max(10, width - timeWidth - idWidth - 4);
+  const entryWidth = Math.max(10, width - timeWidth - idWidth - 4);
   const out: StyledLine[] = [];
   for (const entry of state.timeline) {
     const time = formatElapsed(entry.ts - start).padStart(timeWidth);
-    const who = (entry.agentId ?? '—').slice(0, idWidth).padEnd(idWidth);
-    const wrapped = wrapText(entry.text, textWidth);
+    const who = cell(entry.agentId ?? '—', idWidth);
+    const wrapped = wrapText(entry.text, entryWidth);
     wrapped.forEach((text, i) => {
       const prefix = i === 0 ? `${time}  ${who}  ` : ' '.repeat(timeWidth + idWidth + 4);
       out.push(line(prefix + text, TIMELINE_STYLE[entry.kind]));
@@ -204,8 +208,8 @@ export function votesLines(state: ViewState, width: number): StyledLine[] {
     out.push(line('No votes cast yet.', { dim: true }));
     return out;
   }
-  const idWidth = Math.min(16, Math.max(5, ...run.votes.map((v) => v.voterId.length)));
-  const labelWidth = Math.max(8, ...run.votes.map((v) => v.targetLabel.length));
+  const idWidth = Math.min(16, Math.max(5, ...run.votes.map((v) => textWidth(v.voterId))));
+  const labelWidth = Math.max(8, ...run.votes.map((v) => textWidth(v.targetLabel)));
   // A counted vote still holds if it is the voter's latest counted vote and the voter still has a vote.
   const lastCounted = new Map<string, number>();
   run.votes.forEach((v, i) => {
@@ -218,8 +222,8 @@ export function votesLines(state: ViewState, width: number): StyledLine[] {
     const style: Omit<StyledLine, 'text'> =
       status === 'counted' ? { color: 'green' } : status === 'stale' ? { color: 'yellow' } : { dim: true };
     const head =
-      `${formatElapsed(vote.ts - start).padStart(7)}  ${vote.voterId.slice(0, idWidth).padEnd(idWidth)} → ` +
-      `${vote.targetLabel.padEnd(labelWidth)} (${vote.targetAgentId})  ${status.padEnd(7)}`;
+      `${formatElapsed(vote.ts - start).padStart(7)}  ${cell(vote.voterId, idWidth)} → ` +
+      `${padEndTo(vote.targetLabel, labelWidth)} (${vote.targetAgentId})  ${status.padEnd(7)}`;
     out.push(line(cutLine(head, width), style));
     const reason = wrapText(vote.reason.trim() || '(no reason)', width - 11);
     out.push(...lines(indent(reason, ' '.repeat(11)).slice(0, 3), { dim: true }));
@@ -239,7 +243,7 @@ export function screenLines(state: ViewState, ui: UiState, width: number): Style
     case 'table':
       return timelineLines(state, width);
     case 'votes':
-      return votesLines(state, width);
+      return [...votesLines(state, width), ...scoreLines(state.run, width)];
     case 'panels':
       return null;
   }

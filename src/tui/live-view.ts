@@ -1,6 +1,6 @@
 import type { RunEvent } from '../types/events.js';
 import { DEFAULT_COLUMNS } from './lines.js';
-import { LiveViewStore } from './store.js';
+import { LiveViewStore, type SteeringOutcome } from './store.js';
 
 export interface LiveViewOptions {
   stdout: NodeJS.WriteStream;
@@ -13,6 +13,13 @@ export interface LiveViewOptions {
    * Without it the prompt still shows, but `y`/`n` do nothing.
    */
   onApproval?: (agentId: string, callId: string, approved: boolean) => void;
+  /**
+   * Sends a message typed after `m` (to `agentId`, or every agent when null), e.g. `prepared.steer`.
+   * Without it `m` does nothing and is not shown.
+   */
+  onMessage?: (text: string, agentId: string | null) => SteeringOutcome;
+  /** "Answer now" (`a`, then `y`), e.g. `prepared.answerNow`. Without it `a` does nothing. */
+  onAnswerNow?: () => SteeringOutcome;
   /** Overrides the terminal's width. */
   columns?: number;
   /** Overrides the terminal's height. */
@@ -50,7 +57,8 @@ export function isLiveViewSupported(
 /**
  * Starts the live multi-agent view (the default display on a terminal) and returns its handle.
  * Ctrl-C and `q` are handled here (Ink's own Ctrl-C exit is off): both call `onCancel` once. While a
- * tool call waits for approval, `y`/`n` answer it through `onApproval`.
+ * tool call waits for approval, `y`/`n` answer it through `onApproval`. `m` types a message to the
+ * agents (`onMessage`), `a` asks for the answer now (`onAnswerNow`).
  *
  * @example
  * ```ts
@@ -63,6 +71,8 @@ export function startLiveView(options: LiveViewOptions): LiveViewHandle {
   const store = new LiveViewStore({
     onCancel: options.onCancel,
     ...(options.onApproval ? { onApproval: options.onApproval } : {}),
+    ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+    ...(options.onAnswerNow ? { onAnswerNow: options.onAnswerNow } : {}),
   });
   // Ink loads now, in the background: events until then go to the store and show on the first frame.
   const mounted = import('./live-view-render.js').then((m) => ({ ...m, ...m.mountLiveView(store, options) }));

@@ -11,6 +11,7 @@ import {
   type UiState,
   type ViewState,
 } from './view-state.js';
+import { steeringAbility, steeringKey, type SteeringAbility } from './steering-keys.js';
 
 /** What the live view renders: the reduced events, the UI state, and the time of the snapshot. */
 export interface LiveViewSnapshot {
@@ -29,6 +30,13 @@ export interface LiveViewStoreOptions {
    * `y`/`n` do nothing.
    */
   onApproval?: (agentId: string, callId: string, approved: boolean) => void;
+  /**
+   * Sends the message typed after `m` (to `agentId`, or every agent when null) and says how it went.
+   * Without it `m` does nothing.
+   */
+  onMessage?: (text: string, agentId: string | null) => SteeringOutcome;
+  /** "Answer now", confirmed with `a` then `y`; says how it went. Without it `a` does nothing. */
+  onAnswerNow?: () => SteeringOutcome;
   /** Rendered snapshots are at most this often (events in between are batched). Default 50 ms. */
   flushMs?: number;
   /** The clock (tests). */
@@ -36,6 +44,13 @@ export interface LiveViewStoreOptions {
 }
 
 type Listener = () => void;
+
+/** What a message or "answer now" came to: shown in the footer. */
+export interface SteeringOutcome {
+  ok: boolean;
+  /** Why not, when refused. */
+  message?: string;
+}
 
 /** A tool call's id goes back to the run with an approval: it must match as it came. */
 const KEEP_AS_DATA: ReadonlySet<string> = new Set(['callId']);
@@ -59,12 +74,16 @@ export class LiveViewStore {
   private readonly now: () => number;
   private readonly onCancel: (() => void) | undefined;
   private readonly onApproval: LiveViewStoreOptions['onApproval'];
+  private readonly onMessage: LiveViewStoreOptions['onMessage'];
+  private readonly onAnswerNow: LiveViewStoreOptions['onAnswerNow'];
 
   constructor(options: LiveViewStoreOptions = {}) {
     this.flushMs = options.flushMs ?? 50;
     this.now = options.now ?? Date.now;
     this.onCancel = options.onCancel;
     this.onApproval = options.onApproval;
+    this.onMessage = options.onMessage;
+    this.onAnswerNow = options.onAnswerNow;
     this.snapshot = { view: this.view, ui: this.ui, now: this.now(), closed: false };
   }
 
@@ -106,6 +125,10 @@ export class LiveViewStore {
    */
   key(key: UiKey, context: Omit<UiContext, 'agentCount'> = {}): void {
     if (this.closed) return;
+    if (this.steeringKey(key)) return;
+    // A notice from the last message lasts until the next key.
+    const noticed = this.ui.steering.notice !== null;
+    if (noticed) this.ui = { ...this.ui, steering: { ...this.ui.steering, notice: null } };
     // The prompt on screen is the published one: answer that, not a newer one not yet shown.
     const answer = this.onApproval ? answerApproval(this.snapshot.view, this.ui, key) : null;
     if (answer) {
@@ -116,7 +139,13 @@ export class LiveViewStore {
       return;
     }
     const ui = reduceUi(this.ui, key, { agentCount: this.view.run.agents.length, ...context });
-    if (ui === this.ui) return;
+    if (ui === this.ui) {
+      if (noticed) {
+        this.dirty = true;
+        this.flush();
+      }
+      return;
+    }
     this.ui = ui;
     this.dirty = true;
     this.flush();
@@ -124,6 +153,36 @@ export class LiveViewStore {
       this.cancelled = true;
       this.onCancel?.();
     }
+  }
+
+  /** What `m` and `a` can do now (the footer shows only the keys that work). */
+  get steering(): SteeringAbility {
+    return steeringAbility(this.snapshot.view, this.onMessage !== undefined, this.onAnswerNow !== undefined);
+  }
+
+  /** A steering key (`m`, `a`, typing into the message, the confirmation): true when it was one. */
+  private steeringKey(key: UiKey): boolean {
+    const handled = steeringKey(this.ui, key, this.snapshot.view, this.steering);
+    if (!handled) return false;
+    this.ui = handled.ui;
+    const action = handled.action;
+    if (action) {
+      const outcome =
+        action.type === 'steer'
+          ? (this.onMessage?.(action.text, action.agentId) ?? { ok: false })
+          : (this.onAnswerNow?.() ?? { ok: false });
+      const done =
+        action.type === 'steer'
+          ? `✔ message sent to ${action.agentId ?? 'every agent'}`
+          : '✔ answer now: coordination stops, the best answer so far is presented';
+      const notice = outcome.ok
+        ? { ok: true, text: done }
+        : { ok: false, text: `✖ ${outcome.message ?? 'not possible now'}` };
+      this.ui = { ...this.ui, steering: { ...this.ui.steering, notice } };
+    }
+    this.dirty = true;
+    this.flush();
+    return true;
   }
 
   /** Publishes what has been reduced so far. */

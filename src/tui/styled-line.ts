@@ -9,6 +9,19 @@ export interface StyledLine {
   dim?: boolean;
   bold?: boolean;
   italic?: boolean;
+  /** Styled pieces of the line (rendered Markdown); their texts joined are `text`. */
+  spans?: readonly Span[];
+}
+
+/** A piece of a line with its own style (bold, code, a link…). */
+export interface Span {
+  text: string;
+  color?: string;
+  dim?: boolean;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  strikethrough?: boolean;
 }
 
 export const line = (text: string, style: Omit<StyledLine, 'text'> = {}): StyledLine => ({ text, ...style });

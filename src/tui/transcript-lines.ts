@@ -105,13 +105,31 @@ function entryLines(entry: TranscriptEntry, width: number, first: boolean): Styl
           })
         : lines(
             wrapText(
-              `↻ vote → ${entry.targetLabel} (${entry.targetAgentId}) not counted — the answers changed: ${entry.reason}`,
+              `↻ vote → ${entry.targetLabel} (${entry.targetAgentId}) not counted — the answers changed or a message arrived: ${entry.reason}`,
               w,
             ),
             { dim: true },
           );
     case 'votes-reset':
-      return [line(fitLine(`↻ vote cleared: ${entry.causedBy} is new`, w), { dim: true })];
+      return [
+        line(
+          fitLine(
+            entry.causedBy === 'user'
+              ? '↻ vote cleared: a message from the user'
+              : `↻ vote cleared: ${entry.causedBy} is new`,
+            w,
+          ),
+          { dim: true },
+        ),
+      ];
+    case 'human':
+      return [
+        line(fitLine(`✉ message from the user${entry.toAll ? ' (to all agents)' : ''}`, w), {
+          color: 'cyan',
+          bold: true,
+        }),
+        ...lines(indent(wrapText(entry.text.trim(), w - 2)), { color: 'cyan' }),
+      ];
     case 'update':
       return [
         line(fitLine(`↻ update received: ${entry.labels.join(', ') || '(none)'}`, w), { color: 'blue' }),

@@ -1,3 +1,4 @@
+import { initialSteeringUi, type SteeringUi } from './steering-keys.js';
 import type { PendingApproval, ViewState } from './view-types.js';
 
 /** The live view's UI state: which screen is shown, and how keys move between screens. */
@@ -17,6 +18,8 @@ export interface UiState {
    * arrived yet: the prompt moves on to the next one at once.
    */
   answered: string[];
+  /** The message input (`m`), the "answer now" confirmation (`a`) and what the last one came to. */
+  steering: SteeringUi;
 }
 
 export const initialUiState = (): UiState => ({
@@ -25,6 +28,7 @@ export const initialUiState = (): UiState => ({
   scroll: 0,
   cancelRequested: false,
   answered: [],
+  steering: initialSteeringUi(),
 });
 
 /** A key press, shaped like Ink's `useInput` arguments (`input` plus the flags of `Key`). */
@@ -40,6 +44,10 @@ export interface UiKey {
   pageDown?: boolean;
   home?: boolean;
   end?: boolean;
+  return?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  tab?: boolean;
 }
 
 export interface UiContext {

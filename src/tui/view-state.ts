@@ -1,5 +1,6 @@
 import type { ErrorInfo, RunEvent, TurnOutcome } from '../types/events.js';
 import { reduceRunState } from '../types/run-state.js';
+import { isVoteBeingWritten, reduceSteeringEvent, reduceVoteWriting } from './reduce-steering-events.js';
 import { reduceToolEvent } from './reduce-tool-events.js';
 import {
   agentEntry,
@@ -48,6 +49,7 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
           presentation: null,
           final: null,
           approvals: [],
+          messages: [],
         },
         event,
         'run',
@@ -209,6 +211,11 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
 
     case 'tool.call.started':
     case 'tool.call.finished':
+      return isVoteBeingWritten(event) ? reduceVoteWriting(state, event) : reduceToolEvent(state, event);
+    case 'human.message':
+    case 'human.message.delivered':
+    case 'coordination.answer_now':
+      return reduceSteeringEvent(state, event);
     case 'tool.approval.requested':
     case 'tool.approval.resolved':
     case 'mcp.server.ready':

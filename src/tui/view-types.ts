@@ -68,10 +68,12 @@ export type TranscriptEntry = { ts: number } & (
   | { kind: 'dropped'; reason: string }
   | { kind: 'presentation'; mode: 'present' | 'verbatim' }
   | { kind: 'final'; label: string; fallback: boolean; error: ErrorInfo | null }
+  /** A message from the user reached this agent (`human.message.delivered`). */
+  | { kind: 'human'; text: string; source: string; toAll: boolean }
 );
 
 /** What the agent is doing inside its current turn (refines `AgentState.status` for the badge). */
-export type AgentActivity = 'idle' | 'thinking' | 'answering' | 'updated' | 'retrying';
+export type AgentActivity = 'idle' | 'thinking' | 'answering' | 'updated' | 'retrying' | 'voting';
 
 export interface AgentView {
   agentId: string;
@@ -117,7 +119,8 @@ export type TimelineKind =
   | 'planning'
   | 'approval'
   | 'approved'
-  | 'denied';
+  | 'denied'
+  | 'human';
 
 /** One significant event, for the coordination timeline. `agentId` is null for run-wide events. */
 export interface TimelineEntry {
@@ -126,6 +129,17 @@ export interface TimelineEntry {
   agentId: string | null;
   kind: TimelineKind;
   text: string;
+}
+
+/** A message from the user (`human.message`), and the agents that have read it. */
+export interface HumanMessageView {
+  seq: number;
+  ts: number;
+  text: string;
+  /** The agent it is for, or null for every agent. */
+  target: string | null;
+  source: string;
+  deliveredTo: string[];
 }
 
 export interface PresentationView {
@@ -155,6 +169,8 @@ export interface ViewState {
   final: FinalAnswerView | null;
   /** Tool calls waiting for approval, oldest first (requested, not yet resolved or abandoned). */
   approvals: PendingApproval[];
+  /** The user's messages the run accepted, oldest first. */
+  messages: HumanMessageView[];
   /** Events applied so far. */
   eventCount: number;
 }
@@ -166,5 +182,6 @@ export const initialViewState = (): ViewState => ({
   presentation: null,
   final: null,
   approvals: [],
+  messages: [],
   eventCount: 0,
 });

@@ -16,6 +16,11 @@ export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; call: ToolCall }
+  /**
+   * Optional: the model began writing a tool call whose arguments are still streaming (the call itself
+   * follows as `tool-call`). Lets views show what an agent is composing, e.g. a vote.
+   */
+  | { type: 'tool-input-start'; callId: string; toolName: string }
   /** A built-in tool the provider runs itself (web search, code execution): shown, never executed by us. */
   | { type: 'provider-tool-call'; callId: string; toolName: string; input: unknown }
   | { type: 'provider-tool-result'; callId: string; toolName: string; output: unknown; isError: boolean }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ModelPriceSchema, TokenUsageSchema } from './usage.js';
 import { qualityEventSchemas } from './quality-events.js';
+import {
+  DecisionSourceSchema,
+  PermissionRuleRefSchema,
+  permissionEventSchemas,
+} from './permission-events.js';
+import { steeringEventSchemas } from './steering-events.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -45,6 +51,8 @@ export const CoordinationEndReasonSchema = z.enum([
   'cancelled',
   /** The run's ceiling on coordination turns was reached (`orchestrator.max_total_turns`). */
   'turn_limit',
+  /** The user asked for the best current answer ("answer now": `coordination.answer_now`). */
+  'answer_now',
 ]);
 export type CoordinationEndReason = z.infer<typeof CoordinationEndReasonSchema>;
 
@@ -164,6 +172,8 @@ export const ToolApprovalRequestedSchema = z.object({
   callId: z.string(),
   toolName: z.string(),
   arguments: z.unknown(),
+  /** The `ask` permission rule that holds the call; absent when `auto_approve: false` holds every call. */
+  rule: PermissionRuleRefSchema.optional(),
 });
 
 export const ToolApprovalResolvedSchema = z.object({
@@ -173,6 +183,8 @@ export const ToolApprovalResolvedSchema = z.object({
   toolName: z.string(),
   approved: z.boolean(),
   reason: z.string().optional(),
+  /** Who answered (docs/permissions.md). */
+  by: DecisionSourceSchema.optional(),
 });
 
 export const McpServerReadySchema = z.object({
@@ -416,6 +428,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   PresentationFinishedSchema,
   RunFinishedSchema,
   ...qualityEventSchemas,
+  ...steeringEventSchemas,
+  ...permissionEventSchemas,
 ]);
 
 /** Every event a run emits. Discriminate on `type`. */

@@ -18,5 +18,27 @@ export interface RunResult {
   answerFile: string | null;
   /** The winner's workspace (the run's deliverable): its copy in the log folder, or null without one. */
   workspaceDir: string | null;
+  /**
+   * The winner's changes to isolated context paths (`write_mode: worktree`), one entry per path that
+   * changed: which files were applied, applied with conflicts, failed or left out, and who chose.
+   */
+  changes?: ChangesSummary[];
+  /** Checkouts left in place by `--keep-worktrees` (with their branches, for a git worktree). */
+  keptWorktrees?: { agentId: string; contextPath: string; path: string; branch: string }[];
+  /** Skills the final answer proposed (`skills: { evolve: true }`), written to `.massgen/proposed-skills/`. */
+  proposedSkills?: string[];
   error?: ErrorInfo;
+}
+
+/** What became of the winner's changes to one isolated context path (docs/permissions.md). */
+export interface ChangesSummary {
+  reviewId: string;
+  contextPath: string;
+  by: string;
+  applied: string[];
+  conflicts: string[];
+  failed: { path: string; message: string }[];
+  skipped: string[];
+  /** The whole patch in the log folder, or null with logging off. */
+  diffFile: string | null;
 }

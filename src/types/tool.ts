@@ -1,5 +1,6 @@
 import type { Phase, RunEventInput } from './events.js';
 import type { ToolCall, ToolDefinition } from './messages.js';
+import type { DecisionSource, PermissionRuleRef } from './permission-events.js';
 
 /** Who is calling a tool and in which phase; tools use it for permissions and planning mode. */
 export interface ToolContext {
@@ -33,6 +34,12 @@ export interface ToolRegistry {
   /** Must not throw for tool failures: return `{ isError: true }` so the model can react. */
   execute(call: ToolCall, context: ToolContext): Promise<ToolResult>;
   /**
+   * The fixed checks a call would fail before it does anything (the command deny-list, the path
+   * checks), without running it: the reason, or null. Asked before the permission rules, so a call
+   * that cannot run is never put to a person. `execute` checks again (the world may change between).
+   */
+  precheck?(call: ToolCall, context: ToolContext): Promise<string | null>;
+  /**
    * Connects what the tools need (MCP servers…). The orchestrator calls it when the run starts, for
    * every agent in parallel, and waits. It must not throw for a source that fails: report it and go on.
    */
@@ -48,12 +55,16 @@ export interface ToolApprovalRequest {
   callId: string;
   toolName: string;
   arguments: unknown;
+  /** The `ask` permission rule that holds the call, when one does. */
+  rule?: PermissionRuleRef;
 }
 
 export interface ToolApprovalDecision {
   approved: boolean;
   /** Shown to the model when the call is denied. */
   reason?: string;
+  /** Who answered (`terminal`, `web`, `file`, `timeout`, …); default `caller`. Kept in the audit ledger. */
+  by?: DecisionSource;
 }
 
 /**
@@ -64,3 +75,30 @@ export type ToolApprover = (
   request: ToolApprovalRequest,
   signal: AbortSignal,
 ) => Promise<ToolApprovalDecision>;
+
+/** What the permission rules say about one call; see `src/tools/permissions/rules.ts`. */
+export type ToolPolicyVerdict =
+  | { decision: 'allow'; rule: PermissionRuleRef }
+  | { decision: 'ask'; rule: PermissionRuleRef }
+  /** `message`: the tool error the model sees, naming the rule. */
+  | { decision: 'deny'; rule: PermissionRuleRef; message: string };
+
+/** A call as the permission rules see it. */
+export interface ToolPolicyRequest {
+  agentId: string;
+  phase: Phase;
+  toolName: string;
+  arguments: unknown;
+}
+
+/**
+ * The run's permission rules (`permissions:` team-wide and per agent, docs/permissions.md), asked
+ * before every ordinary tool call — after the fixed checks ({@link ToolRegistry.precheck}), before the
+ * approver. With a policy every decision is emitted as `tool.permission.decided`.
+ */
+export interface ToolPolicy {
+  /** The first rule that matches (the agent's own, then the team's), or null when none does. */
+  evaluate(request: ToolPolicyRequest): ToolPolicyVerdict | null;
+  /** A call no rule matched: runs at once (`allow`) or waits for the approver (`ask`). */
+  readonly unmatched: 'allow' | 'ask';
+}

@@ -1,4 +1,4 @@
-import type { Phase } from './events.js';
+import type { Phase, RunEventInput } from './events.js';
 
 /** One answer whose files a viewer should see: by its author and the answer's label. */
 export interface VisibleAnswer {
@@ -21,4 +21,17 @@ export interface WorkspaceHooks {
   showPeers(viewerId: string, answers: readonly VisibleAnswer[]): Promise<void>;
   /** Rewrites the author's workspace paths in an answer so that the viewer can open them. */
   rewrite(content: string, authorId: string, viewerId: string): string;
+  /**
+   * After the final presentation, before `run.finished`: brings the winner's changes to isolated
+   * context paths (`write_mode: worktree`) back — proposed (`changes.proposed`), reviewed, applied
+   * (`changes.applied`). Events go out through `emit`; `signal` aborts on cancellation.
+   */
+  conclude?(context: ConcludeContext): Promise<void>;
+}
+
+/** Handed to {@link WorkspaceHooks.conclude}. */
+export interface ConcludeContext {
+  winnerId: string;
+  emit(event: RunEventInput): void;
+  signal: AbortSignal;
 }

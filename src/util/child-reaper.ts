@@ -41,12 +41,23 @@ function marked(markers: readonly string[]): number[] {
   return found;
 }
 
+/** Synchronous clean-ups of things on disk (a run's git worktrees), run after the processes are gone. */
+const cleanups = new Set<() => void>();
+
 function killAll(): void {
   for (const pid of live) kill(pid);
   live.clear();
   for (const pgid of trees.keys()) kill(-pgid);
   for (const pid of marked([...trees.values()].filter((m): m is string => m !== null))) kill(pid);
   trees.clear();
+  for (const cleanup of [...cleanups]) {
+    try {
+      cleanup();
+    } catch {
+      // Exiting anyway: the next clean-up still runs.
+    }
+  }
+  cleanups.clear();
 }
 
 function install(): void {
@@ -73,5 +84,18 @@ export function trackProcessTree(pgid: number, marker: string | null): () => voi
   trees.set(pgid, marker);
   return () => {
     trees.delete(pgid);
+  };
+}
+
+/**
+ * Registers a synchronous clean-up for a process that exits without the usual shutdown (a second
+ * Ctrl-C, a crash, `process.exit`): e.g. removing a run's git worktrees and branches. Call the returned
+ * function once the clean-up has been done the ordinary way.
+ */
+export function registerExitCleanup(cleanup: () => void): () => void {
+  install();
+  cleanups.add(cleanup);
+  return () => {
+    cleanups.delete(cleanup);
   };
 }

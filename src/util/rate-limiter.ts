@@ -1,11 +1,8 @@
-import { sleep } from './abort.js';
+import PQueue from 'p-queue';
 
 export interface RateLimiterOptions {
   requestsPerMinute?: number;
   concurrent?: number;
-  /** Injectable for tests, together with `sleep`. */
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 const WINDOW_MS = 60_000;
@@ -29,66 +26,52 @@ export type CallLimiterFactory = (
  * Client-side limits shared by every caller of one model: at most `requestsPerMinute` starts in any
  * sliding minute and at most `concurrent` in flight. Waiters are served in arrival order; waiting is
  * abortable.
+ *
+ * A p-queue does the counting: `concurrency` for the calls in flight, `intervalCap` per `interval` in
+ * strict mode (a sliding window of start times, not fixed minutes) for the starts. Each slot is a
+ * queue task that runs until the caller gives the slot back. Its clock is the real one (`Date.now`
+ * and timers): tests drive it with fake timers.
  */
 export class RateLimiter implements CallLimiter {
-  private readonly starts: number[] = [];
-  private inFlight = 0;
-  private tail: Promise<void> = Promise.resolve();
-  private readonly freed = new Set<() => void>();
-  private readonly now: () => number;
-  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly queue: PQueue;
 
-  constructor(private readonly options: RateLimiterOptions) {
-    this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? sleep;
+  constructor(options: RateLimiterOptions) {
+    this.queue = new PQueue({
+      ...(options.concurrent === undefined ? {} : { concurrency: options.concurrent }),
+      ...(options.requestsPerMinute === undefined
+        ? {}
+        : { intervalCap: options.requestsPerMinute, interval: WINDOW_MS, strict: true }),
+    });
   }
 
-  /** Waits for a slot; resolves with the function that gives it back. */
+  /** Waits for a slot; resolves with the function that gives it back (once; later calls do nothing). */
   acquire(signal?: AbortSignal): Promise<() => void> {
-    // Chaining keeps waiters in order: each waits for the one before it to get its slot.
-    const turn = this.tail.then(() => this.waitForSlot(signal));
-    this.tail = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    return turn;
-  }
-
-  private async waitForSlot(signal?: AbortSignal): Promise<() => void> {
-    for (;;) {
-      signal?.throwIfAborted();
-      const { requestsPerMinute, concurrent } = this.options;
-      while (this.starts.length > 0 && (this.starts[0] as number) <= this.now() - WINDOW_MS)
-        this.starts.shift();
-      if (concurrent !== undefined && this.inFlight >= concurrent) {
-        await new Promise<void>((resolve, reject) => {
-          const wake = () => {
-            this.freed.delete(wake);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    // p-queue's signal also races a running task and frees its slot on abort, while the caller still
+    // holds it until its call has wound down: the signal given to p-queue covers the wait only.
+    const waiting = new AbortController();
+    const onAbort = (): void => waiting.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return new Promise((resolve, reject) => {
+      this.queue
+        .add(
+          () => {
             signal?.removeEventListener('abort', onAbort);
-            resolve();
-          };
-          const onAbort = () => {
-            this.freed.delete(wake);
-            reject(signal?.reason);
-          };
-          this.freed.add(wake);
-          signal?.addEventListener('abort', onAbort, { once: true });
+            return new Promise<void>((release) => {
+              let released = false;
+              resolve(() => {
+                if (released) return;
+                released = true;
+                release();
+              });
+            });
+          },
+          { signal: waiting.signal },
+        )
+        .catch((error: unknown) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error as Error);
         });
-        continue;
-      }
-      if (requestsPerMinute !== undefined && this.starts.length >= requestsPerMinute) {
-        await this.sleep((this.starts[0] as number) + WINDOW_MS - this.now(), signal);
-        continue;
-      }
-      this.starts.push(this.now());
-      this.inFlight++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        this.inFlight--;
-        for (const wake of [...this.freed]) wake();
-      };
-    }
+    });
   }
 }

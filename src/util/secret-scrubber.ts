@@ -4,6 +4,8 @@
  * messages and crash traces. Text that arrives in pieces (a model's streamed deltas) goes through
  * {@link SecretScrubber.stream}, which never lets a secret out, not even in part.
  */
+import { mapPlainTree } from './map-plain-tree.js';
+
 export interface SecretScrubber {
   /**
    * The text with every known secret, and the password of any `scheme://user:pass@host` URL, as `***`.
@@ -263,35 +265,17 @@ export function createSecretScrubber(secrets: Iterable<string>): SecretScrubber 
     const whole = stream();
     return whole.push(input) + whole.flush();
   };
-  const visit = (node: unknown, seen: WeakMap<object, unknown>): unknown => {
-    if (typeof node === 'string') return text(node);
-    if (typeof node !== 'object' || node === null) return node;
-    const done = seen.get(node);
-    if (done !== undefined) return done;
-    if (Array.isArray(node)) {
-      seen.set(node, node);
-      let copy: unknown[] | null = null;
-      node.forEach((item, i) => {
-        const next = visit(item, seen);
-        if (next !== item) (copy ??= [...node])[i] = next;
-      });
-      seen.set(node, copy ?? node);
-      return copy ?? node;
-    }
-    const prototype: unknown = Object.getPrototypeOf(node);
-    if (prototype !== Object.prototype && prototype !== null) return node;
-    seen.set(node, node);
-    let copy: Record<string, unknown> | null = null;
-    for (const [key, item] of Object.entries(node)) {
-      const next = visit(item, seen);
-      if (next !== item) (copy ??= { ...(node as Record<string, unknown>) })[key] = next;
-    }
-    seen.set(node, copy ?? node);
-    return copy ?? node;
-  };
   return {
     text,
-    deep: <T>(value: T): T => visit(value, new WeakMap()) as T,
+    deep: <T>(value: T): T =>
+      mapPlainTree(value, text, (node, visit) => {
+        let copy: Record<string, unknown> | null = null;
+        for (const [key, item] of Object.entries(node)) {
+          const next = visit(item);
+          if (next !== item) (copy ??= { ...(node as Record<string, unknown>) })[key] = next;
+        }
+        return copy ?? node;
+      }) as T,
     stream,
     size: known.length,
   };

@@ -27,6 +27,7 @@
  * what the model sent; the views must show it, escaped, and must also defuse C1, lone CR and bidi
  * controls. A few lines of regular expression do that.
  */
+import { mapPlainTree } from './map-plain-tree.js';
 
 /** What {@link inertText} rewrites; a tag sequence (group 1) matches first and is kept. */
 const UNSAFE = /(\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F})|\r\n|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
@@ -70,36 +71,14 @@ export function inertWriter(write: (text: string) => void): (text: string) => vo
  * Returns the very same value when nothing needed escaping, so clean events cost no copy.
  */
 export function inertValue<T>(value: T, keep: ReadonlySet<string> = new Set()): T {
-  const seen = new WeakMap<object, unknown>();
-  const visit = (node: unknown): unknown => {
-    if (typeof node === 'string') return inertText(node);
-    if (typeof node !== 'object' || node === null) return node;
-    const done = seen.get(node);
-    if (done !== undefined) return done;
-    if (Array.isArray(node)) {
-      seen.set(node, node);
-      let copy: unknown[] | null = null;
-      node.forEach((item, i) => {
-        const next = visit(item);
-        if (next !== item) (copy ??= [...node])[i] = next;
-      });
-      seen.set(node, copy ?? node);
-      return copy ?? node;
-    }
-    const prototype: unknown = Object.getPrototypeOf(node);
-    if (prototype !== Object.prototype && prototype !== null) return node;
-    seen.set(node, node);
-    const entries = Object.entries(node);
+  return mapPlainTree(value, inertText, (node, visit) => {
     let changed = false;
-    const next = entries.map(([key, item]): [string, unknown] => {
+    const next = Object.entries(node).map(([key, item]): [string, unknown] => {
       const nextKey = inertText(key);
       const nextItem = keep.has(key) ? item : visit(item);
       if (nextKey !== key || nextItem !== item) changed = true;
       return [nextKey, nextItem];
     });
-    const result = changed ? Object.fromEntries(next) : node;
-    seen.set(node, result);
-    return result;
-  };
-  return visit(value) as T;
+    return changed ? Object.fromEntries(next) : node;
+  }) as T;
 }

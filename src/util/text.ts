@@ -21,9 +21,64 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Printable ASCII only: one column per code unit, no clusters. */
 const NARROW = /^[\x20-\x7E]*$/;
 
+/*
+ * V8's grapheme segmenter (Node 20) takes time quadratic in the length of the string it segments —
+ * about a second for 40 000 characters — and `string-width` segments the whole string it is given.
+ * So long text is segmented in pieces of about `PIECE` code units, cut where a cluster cannot go on
+ * (checked from the two code points either side); within a piece, the segmenter decides.
+ */
+const PIECE = 256;
+/** A code point a cluster may continue with: marks, format characters (ZWJ, tags), regional
+ * indicators, emoji modifiers, Hangul vowel and trailing jamo. */
+const CONTINUES = /[\p{M}\p{Cf}\p{Regional_Indicator}\p{Emoji_Modifier}\u1160-\u11FF\uD7B0-\uD7FF]/u;
+/** A code point a cluster may go on after: marks (an Indic virama joins the next consonant), format
+ * characters (ZWJ), Hangul leading jamo, CR (of CRLF), Prepend characters. (A regional indicator
+ * only pairs with another, which {@link CONTINUES} has.) */
+const JOINS =
+  /[\p{M}\p{Cf}\u1100-\u115F\uA960-\uA97F\r\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\u0D4E\u{110BD}\u{110CD}\u{111C2}\u{111C3}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}]/u;
+
+/** Whether code unit `index` of `text` starts a grapheme cluster for certain. */
+function certainBoundary(text: string, index: number): boolean {
+  if (index <= 0 || index >= text.length) return true;
+  const next = text.codePointAt(index) ?? 0;
+  if (next >= 0xdc00 && next <= 0xdfff) return false; // the second half of a surrogate pair
+  const low = text.charCodeAt(index - 1);
+  const previous = low >= 0xdc00 && low <= 0xdfff && index >= 2 ? text.codePointAt(index - 2) : low;
+  return !CONTINUES.test(String.fromCodePoint(next)) && !JOINS.test(String.fromCodePoint(previous ?? 0));
+}
+
+/** `text` in pieces of about {@link PIECE} code units, each cut between grapheme clusters. */
+function* pieces(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > PIECE) {
+    let cut = start + PIECE;
+    while (cut > start && !certainBoundary(text, cut)) cut--;
+    if (cut === start) {
+      // No certain boundary in a whole piece (a run of marks or flags): the next one, however far.
+      cut = start + PIECE;
+      while (cut < text.length && !certainBoundary(text, cut)) cut++;
+    }
+    yield text.slice(start, cut);
+    start = cut;
+  }
+  yield text.slice(start);
+}
+
+/** The grapheme clusters of `text` and where each starts. */
+function* clustersOf(text: string): Generator<{ segment: string; index: number }> {
+  let offset = 0;
+  for (const piece of pieces(text)) {
+    for (const { segment, index } of graphemes.segment(piece)) yield { segment, index: offset + index };
+    offset += piece.length;
+  }
+}
+
 /** Terminal columns `text` takes (plain text: an escape sequence counts as the characters it holds). */
 export function textWidth(text: string): number {
-  return NARROW.test(text) ? text.length : stringWidth(text, { countAnsiEscapeCodes: true });
+  if (NARROW.test(text)) return text.length;
+  let width = 0;
+  for (const piece of pieces(text)) width += stringWidth(piece, { countAnsiEscapeCodes: true });
+  return width;
 }
 
 /**
@@ -31,9 +86,10 @@ export function textWidth(text: string): number {
  * clusters), or null when the whole text fits. Reads only as much of `text` as that takes.
  */
 function fittingEnd(text: string, columns: number): number | null {
-  if (NARROW.test(text)) return text.length <= columns ? null : Math.max(0, columns);
+  // Printable ASCII up to the cut: one column each, and an ASCII character always starts a cluster.
+  if (NARROW.test(text.slice(0, columns + 1))) return text.length <= columns ? null : Math.max(0, columns);
   let width = 0;
-  for (const { segment, index } of graphemes.segment(text)) {
+  for (const { segment, index } of clustersOf(text)) {
     width += textWidth(segment);
     if (width > columns) return index;
   }
@@ -81,7 +137,7 @@ function splitWord(word: string, width: number, first: number): string[] {
   let piece = '';
   let used = 0;
   let room = first;
-  for (const { segment } of graphemes.segment(word)) {
+  for (const { segment } of clustersOf(word)) {
     const w = textWidth(segment);
     if (used + w > room && !(piece === '' && room === width)) {
       pieces.push(piece);
@@ -99,7 +155,8 @@ function splitWord(word: string, width: number, first: number): string[] {
 /**
  * Wraps one paragraph (no newlines) to `width` columns at whitespace, like a terminal would: a word
  * that fits a line but not the rest of this one moves to the next; a word wider than a line (a URL,
- * a run of CJK text, which has no spaces) is split between characters, starting on this line. The
+ * a run of CJK text, which has no spaces) is split between characters, starting on this line when
+ * that saves a line. The
  * paragraph's indentation (up to half the width) indents every line it wraps to; whitespace at the
  * end of a line is dropped.
  */
@@ -134,7 +191,10 @@ function wrapParagraph(paragraph: string, width: number): string[] {
       line = token;
       used = w;
     } else {
-      const [head = '', ...rest] = splitWord(token, room, line === '' ? room : Math.max(0, room - used - gap));
+      // Started on this line only when that saves a line (as wrap-ansi's hard wrap does).
+      const left = line === '' ? room : Math.max(0, room - used - gap);
+      const here = left === room || 1 + Math.floor((w - left - 1) / room) <= Math.floor((w - 1) / room);
+      const [head = '', ...rest] = splitWord(token, room, here ? left : 0);
       if (head !== '') line += (line === '' ? '' : space) + head;
       for (const piece of rest) {
         if (line !== '') flush();
@@ -158,16 +218,14 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /**
- * `text` from the first grapheme-cluster boundary at or after code unit `start`: a tail of a long
- * text that does not begin with half a character.
+ * `text` from a grapheme-cluster boundary at or a little after code unit `start` (the first one that
+ * is certain without segmenting the text before it): a tail of a long text that does not begin with
+ * half a character.
  */
 export function tailFrom(text: string, start: number): string {
-  if (start <= 0) return text;
-  if (start >= text.length) return '';
-  const around = graphemes.segment(text).containing(start);
-  return around === undefined || around.index === start
-    ? text.slice(start)
-    : text.slice(around.index + around.segment.length);
+  let index = Math.max(0, start);
+  while (index < text.length && !certainBoundary(text, index)) index++;
+  return text.slice(index);
 }
 
 /** Collapses whitespace into single spaces (for one-line previews). */

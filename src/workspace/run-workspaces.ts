@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Phase } from '../types/events.js';
-import type { VisibleAnswer, WorkspaceHooks } from '../types/workspace.js';
+import type { ConcludeContext, VisibleAnswer, WorkspaceHooks } from '../types/workspace.js';
+import { ContextIsolation, type IsolationSpec, type Reviewer } from './context-isolation.js';
 import { copySnapshot } from './copy-tree.js';
 
 /** One agent of the run, and its workspace name (`backend.cwd`), if it has one. */
@@ -17,6 +18,12 @@ export interface ContextPathInfo {
   path: string;
   permission: 'read' | 'write';
   protectedPaths: readonly string[];
+  /** `write_mode` of a `write` path; `worktree` and `isolated` give each agent its own copy. */
+  writeMode?: 'direct' | 'worktree' | 'isolated';
+  /** Set on an agent's own copy of an isolated path: writable in every phase. */
+  ownCopy?: boolean;
+  /** For an agent's own copy: the user's folder it is a copy of. */
+  original?: string;
 }
 
 export interface RunWorkspacesOptions {
@@ -26,6 +33,11 @@ export interface RunWorkspacesOptions {
   contextPaths?: readonly ContextPathInfo[];
   /** The previous turn's winning workspace in a session: read-only for everyone. */
   previousWorkspace?: string | null;
+  /**
+   * Context paths to isolate (`write_mode: worktree` / `isolated`): every agent with a workspace gets its
+   * own checkout of each; the winner's changes go through `reviewer`. `keep`: `--keep-worktrees`.
+   */
+  isolation?: { specs: readonly IsolationSpec[]; reviewer: Reviewer; keep?: boolean } | null;
 }
 
 interface AgentPlaces {
@@ -51,7 +63,11 @@ export class RunWorkspaces implements WorkspaceHooks {
     private readonly anonymousIds: ReadonlyMap<string, string>,
     readonly contextPaths: readonly ContextPathInfo[],
     readonly previousWorkspace: string | null,
+    private readonly isolation: { paths: ContextIsolation; reviewer: Reviewer } | null,
   ) {}
+
+  /** Where the winner's whole patches go (the log folder), once it exists. */
+  diffDir: string | null = null;
 
   /**
    * Creates the folders. A workspace left by an earlier run is emptied: its result lives on in that
@@ -76,13 +92,48 @@ export class RunWorkspaces implements WorkspaceHooks {
         shown: new Map(),
       });
     }
+    const wanted = options.isolation;
+    const isolation =
+      wanted && wanted.specs.length > 0
+        ? {
+            paths: await ContextIsolation.create({
+              massgenDir: massgen,
+              runKey,
+              specs: wanted.specs,
+              agentIds: [...places.keys()],
+              keep: wanted.keep ?? false,
+            }),
+            reviewer: wanted.reviewer,
+          }
+        : null;
     return new RunWorkspaces(
       places,
       path.join(massgen, 'snapshots', runKey),
       new Map(options.agents.map((a) => [a.agentId, a.anonymousId])),
       options.contextPaths ?? [],
       options.previousWorkspace ?? null,
+      isolation,
     );
+  }
+
+  /**
+   * The context paths as one agent sees them: an isolated path is replaced by the agent's own checkout
+   * of it (writable in every phase, its protected paths carried over).
+   */
+  contextPathsOf(agentId: string): ContextPathInfo[] {
+    const views = this.isolation?.paths.viewsOf(agentId) ?? [];
+    return this.contextPaths.map((context) => {
+      const view = views.find((v) => v.original === context.path);
+      if (!view) return context;
+      return {
+        path: view.view,
+        permission: 'write',
+        protectedPaths: view.protectedPaths,
+        writeMode: context.writeMode ?? 'worktree',
+        ownCopy: true,
+        original: context.path,
+      };
+    });
   }
 
   /** True when at least one agent has a workspace. */
@@ -107,8 +158,14 @@ export class RunWorkspaces implements WorkspaceHooks {
       `WORKSPACE: ${places.workspace} is your workspace. Relative paths in your file tools resolve there, and your files stay there for the whole task. When you submit an answer, a snapshot of your workspace goes with it for the other agents to see.`,
       `Files of the other agents' answers: ${places.peers}/<agent id>/ holds the files of that agent's answer (read-only; copy_file brings what you need into your workspace).`,
     ];
-    if (this.contextPaths.length > 0) {
-      const paths = this.contextPaths.map((c) => {
+    const contextPaths = this.contextPathsOf(agentId);
+    if (contextPaths.length > 0) {
+      const paths = contextPaths.map((c) => {
+        if (c.ownCopy) {
+          const protectedNote =
+            c.protectedPaths.length > 0 ? `; never write ${c.protectedPaths.join(', ')}` : '';
+          return `- ${c.path} (your own checkout of the user's ${c.original}: write here in every phase${protectedNote}; when the task is done the final answer's changes are shown to the user and applied to ${c.original})`;
+        }
         const writable = phase === 'presentation' && c.permission === 'write';
         const protectedNote =
           writable && c.protectedPaths.length > 0 ? `; never write ${c.protectedPaths.join(', ')}` : '';
@@ -116,9 +173,14 @@ export class RunWorkspaces implements WorkspaceHooks {
       });
       const rule =
         phase === 'coordination'
-          ? 'They are read-only while the agents coordinate; only the final presenter may write to those marked writable.'
+          ? `They are read-only while the agents coordinate${contextPaths.some((c) => c.ownCopy) ? ' (except your own checkouts)' : ''}; only the final presenter may write to those marked writable.`
           : 'You are the final presenter: write the deliverable where it belongs.';
       lines.push(`Context paths (the user's own folders): ${rule}\n${paths.join('\n')}`);
+      if (contextPaths.some((c) => c.ownCopy)) {
+        lines.push(
+          `Each answer's changes to those checkouts are in ${places.peers}/<agent id>/massgen-changes/ as a diff. Do not commit or switch branches in your checkout: massgen records your changes itself.`,
+        );
+      }
     }
     if (this.previousWorkspace) {
       lines.push(`The result of the previous turn (read-only): ${this.previousWorkspace}`);
@@ -129,7 +191,20 @@ export class RunWorkspaces implements WorkspaceHooks {
   async snapshot(agentId: string, label: string): Promise<void> {
     const places = this.places.get(agentId);
     if (!places) return;
-    await copySnapshot(places.workspace, path.join(this.snapshotsDir, label));
+    const folder = path.join(this.snapshotsDir, label);
+    await copySnapshot(places.workspace, folder);
+    // Changes to isolated context paths travel with the answer, as a diff peers can read.
+    await this.isolation?.paths.writeChanges(agentId, label, folder);
+  }
+
+  async conclude(context: ConcludeContext): Promise<void> {
+    if (!this.isolation) return;
+    await this.isolation.paths.conclude(context, this.isolation.reviewer, this.diffDir);
+  }
+
+  /** The isolated context paths of this run, or null. */
+  get isolatedPaths(): ContextIsolation | null {
+    return this.isolation?.paths ?? null;
   }
 
   async showPeers(viewerId: string, answers: readonly VisibleAnswer[]): Promise<void> {
@@ -162,8 +237,12 @@ export class RunWorkspaces implements WorkspaceHooks {
     return destination;
   }
 
-  /** Removes the run's snapshots and the peers' copies; the workspaces themselves stay for inspection. */
+  /**
+   * Removes the run's snapshots, the peers' copies and the checkouts of isolated context paths (with
+   * their branches, unless kept); the workspaces themselves stay for inspection.
+   */
   async dispose(): Promise<void> {
+    await this.isolation?.paths.dispose();
     await rm(this.snapshotsDir, { recursive: true, force: true });
     for (const places of this.places.values()) await rm(places.peers, { recursive: true, force: true });
   }

@@ -18,6 +18,7 @@ import {
   convergingHandler,
   finalAnswerOf,
   freePort,
+  holdConvergingReplies,
   linesOf,
   makeWorkdir,
   persona,
@@ -142,6 +143,8 @@ function startBatch(cwd: string, args: string[] = []): RunningCli {
 }
 
 const jobsWaiting = async () => redis.client().llen(`massgen:q:${queue}:wait`);
+const questionOf = (body: FakeChatRequestBody | null | undefined) =>
+  /Question (q\d+):/.exec(JSON.stringify(body?.messages ?? []))?.[1] ?? null;
 
 describe('batches on a Redis queue', () => {
   it.skipIf(noRedis)(
@@ -210,12 +213,7 @@ describe('batches on a Redis queue', () => {
     `SIGTERM lets a worker finish its run; a second SIGTERM returns the run to the queue for another worker${SKIP}`,
     async () => {
       nextQueue();
-      let open!: () => void;
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      fake.server.setHandler(async (body: FakeChatRequestBody) => {
-        await gate;
-        return convergingHandler(body);
-      });
+      const open = holdConvergingReplies(fake.server);
       // Finish: the run in progress completes and its line is written; the worker exits 0.
       const cwd = setup(1);
       const worker = await startWorker(['--concurrency', '1']);
@@ -235,13 +233,8 @@ describe('batches on a Redis queue', () => {
       expect(stopped.stderr).toContain('massgen worker: stopped');
 
       // Return: a second SIGTERM cancels the run and puts its job back; another worker runs it.
-      let openAgain!: () => void;
-      const gateAgain = new Promise<void>((resolve) => (openAgain = resolve));
       fake.server.reset();
-      fake.server.setHandler(async (body: FakeChatRequestBody) => {
-        await gateAgain;
-        return convergingHandler(body);
-      });
+      const openAgain = holdConvergingReplies(fake.server);
       const cwd2 = setup(1);
       const leaving = await startWorker(['--concurrency', '1']);
       const batch2 = startBatch(cwd2);
@@ -258,6 +251,45 @@ describe('batches on a Redis queue', () => {
       const taker = await startWorker(['--concurrency', '1']);
       expect((await batch2.result).code).toBe(0);
       expect(results(cwd2)).toMatchObject([{ id: 'q1', status: 'completed', worker: taker.name }]);
+    },
+    180_000,
+  );
+
+  it.skipIf(noRedis)(
+    `Ctrl-C on a queued batch removes the jobs not started; the rerun collects the one a worker finished${SKIP}`,
+    async () => {
+      nextQueue();
+      const open = holdConvergingReplies(fake.server);
+      const cwd = setup(3);
+      const worker = await startWorker(['--concurrency', '1']);
+      const batch = startBatch(cwd);
+      await waitFor(
+        async () => fake.server.requests.length > 0 && (await jobsWaiting()) === 2,
+        60_000,
+        'one job running, two waiting',
+      );
+      const running = questionOf(fake.server.requests[0]?.body);
+      batch.child.kill('SIGINT');
+      const stopped = await batch.result;
+      expect(stopped.code).toBe(130);
+      expect(stopped.stdout).toContain('Interrupted: 3 not answered yet');
+      expect(stopped.stderr).toContain('runs already on a worker finish there');
+      expect(await jobsWaiting()).toBe(0);
+      expect(results(cwd)).toEqual([]);
+      open();
+      await waitFor(() => /: completed/.test(worker.cli.stdout), 60_000, 'the running job to finish');
+      const before = fake.server.requests.length;
+      const rerun = await startBatch(cwd).result;
+      expect(rerun.code).toBe(0);
+      expect(
+        results(cwd)
+          .map((l) => l.id)
+          .sort(),
+      ).toEqual(['q1', 'q2', 'q3']);
+      // The finished run was collected, not run again.
+      const askedAgain = fake.server.requests.slice(before).map((r) => questionOf(r.body));
+      expect(askedAgain).not.toContain(running);
+      expect(askedAgain.length).toBeGreaterThan(0);
     },
     180_000,
   );
@@ -452,5 +484,5 @@ describe('an unreachable Redis', () => {
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain(`cannot reach Redis at ${url}: connection refused`);
     expect(serve.stderr).toContain(`redis-server --port ${port}`);
-  });
+  }, 120_000);
 });

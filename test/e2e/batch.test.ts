@@ -87,7 +87,7 @@ describe('massgen batch (in process)', () => {
       'error',
       'finished_at',
     ]);
-  });
+  }, 120_000);
 
   it('refuses duplicate ids with both line numbers, and --strict stops at a malformed line (exit 1)', async () => {
     const cwd = setup(2);
@@ -112,7 +112,7 @@ describe('massgen batch (in process)', () => {
     expect(strict.code).toBe(1);
     expect(strict.stderr).toMatch(/^massgen: error: bad\.jsonl:1: "question" is missing\n/);
     expect(fake.server.requests).toHaveLength(0);
-  });
+  }, 120_000);
 
   it('Ctrl-C stops cleanly with every finished line kept; the rerun does not redo finished ids', async () => {
     // q1 and q2 answer; q3 and later hang until the test lets them go.
@@ -156,5 +156,5 @@ describe('massgen batch (in process)', () => {
     );
     expect(askedAgain.has('q1')).toBe(false);
     expect(askedAgain.has('q2')).toBe(false);
-  });
+  }, 150_000);
 });

@@ -124,9 +124,13 @@ export function makeWorkdir(): string {
   return dir;
 }
 
-/** Removes every folder made by {@link makeWorkdir} (call from afterEach/afterAll). */
+/**
+ * Removes every folder made by {@link makeWorkdir} (call from afterEach/afterAll). A run cancelled at
+ * the end of a test may still be closing its log folder: `maxRetries` rides out that ENOTEMPTY.
+ */
 export function removeTempDirs(): void {
-  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of tempDirs.splice(0))
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 /** Writes a config (object → YAML, or raw text) into `dir`; returns its file name. */
@@ -306,6 +310,20 @@ export function convergingHandler(body: FakeChatRequestBody): FakeResponse {
     chunkSize: 5,
     toolCalls: [{ name: 'new_answer', arguments: { content: answerOf(id) } }],
   };
+}
+
+/**
+ * Holds every model reply until the returned `open` is called, then answers as
+ * {@link convergingHandler}: a test can act on a run mid-flight (signal a worker, interrupt a batch).
+ */
+export function holdConvergingReplies(server: FakeOpenAIServer): () => void {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  server.setHandler(async (body: FakeChatRequestBody) => {
+    await gate;
+    return convergingHandler(body);
+  });
+  return open;
 }
 
 /**

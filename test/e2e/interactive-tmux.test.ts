@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CLI_BIN,
   agentEntry,
   convergingHandler,
   finalAnswerOf,
@@ -20,6 +19,7 @@ import {
   useFakeServer,
 } from './cli-harness.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
+import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
 
 const tmuxVersion = ((): string | null => {
   const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
@@ -68,26 +68,9 @@ function tmuxServer(dir: string) {
   };
 }
 
-/**
- * A shell script that runs the CLI with a clean environment (the tmux server does not pass on this
- * process's env) and records its exit code in `exit_code`.
- */
-function writeWrapper(cwd: string): string {
-  const script = path.join(cwd, 'massgen.sh');
-  const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  fs.writeFileSync(
-    script,
-    [
-      '#!/bin/sh',
-      `cd ${q(cwd)}`,
-      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
-      `echo $? > ${q(path.join(cwd, 'exit_code'))}`,
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  );
-  return script;
-}
+/** The CLI in a clean environment; it records its exit code in `exit_code`. */
+const writeWrapper = (cwd: string): string =>
+  writeCliWrapper(cwd, `echo $? > ${shellQuote(path.join(cwd, 'exit_code'))}`);
 
 /** Whether the screen ends with an empty prompt (the turn, and its view, have finished). */
 const atPrompt = (screen: string): boolean =>

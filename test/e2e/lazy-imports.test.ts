@@ -69,9 +69,14 @@ const HEAVY = [
   '@anthropic-ai/claude-agent-sdk',
   '@openai/codex-sdk',
   '@google/gemini-cli',
+  // The memory store (memory.enabled, massgen memory) only.
+  '@lancedb/lancedb',
+  'apache-arrow',
   // The queue (massgen batch/serve --queue, massgen worker) only.
   'bullmq',
   'ioredis',
+  // The browser tools (tools.browser), on an agent's first browser call only.
+  'playwright-core',
 ];
 
 describe('what start-up imports', () => {
@@ -86,14 +91,14 @@ describe('what start-up imports', () => {
     expect(imported.filter((pkg) => HEAVY.includes(pkg))).toEqual([]);
   });
 
-  it('a run loads none of massgen’s own modules for sessions, the setup wizard or the web', () => {
+  it('a run loads none of massgen’s own modules for sessions, the setup wizard, the web, MCP or step mode', () => {
     const cwd = oneAgentWorkdir();
     const own = modulesImported(['--config', 'team.yaml', 'question'], cwd).filter((url) =>
       url.includes('/dist/'),
     );
     expect(own.some((url) => url.endsWith('/dist/app/run-massgen.js'))).toBe(true);
     const unneeded =
-      /\/dist\/(app\/(sessions|browse-files|chat-run|config-choices|setup-wizard\/wizard)\.js|cli\/interactive\/|server\/)/;
+      /\/dist\/(app\/(sessions|browse-files|chat-run|config-choices|setup-wizard\/wizard|step-run|step-session)\.js|cli\/interactive\/|cli\/(mcp|skill|step)-command\.js|server\/|mcp-server\/)/;
     expect(own.filter((url) => unneeded.test(url))).toEqual([]);
   });
 
@@ -104,6 +109,7 @@ describe('what start-up imports', () => {
     const modules = modulesImported(args, cwd);
     expect(modules.some((url) => url.endsWith('/dist/batch/run-batch.js'))).toBe(true);
     expect(modules.filter((url) => /\/dist\/queue\//.test(url))).toEqual([]);
-    expect(packagesImported(args, cwd).filter((pkg) => HEAVY.includes(pkg))).toEqual([]);
+    const packages = modules.flatMap((url) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []);
+    expect(packages.filter((pkg) => HEAVY.includes(pkg))).toEqual([]);
   });
 });

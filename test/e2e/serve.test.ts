@@ -54,7 +54,9 @@ function team(ids: readonly string[]) {
   };
 }
 
-async function serve(options: { apiKey?: string; maxConcurrent?: number; maxQueue?: number } = {}) {
+async function serve(
+  options: { apiKey?: string; maxConcurrent?: number; maxQueue?: number; keepAliveMs?: number } = {},
+) {
   const cwd = makeWorkdir();
   writeConfig(cwd, team(['alpha', 'beta']), 'team.yaml');
   const server = await startServeServer({ cwd, env: {}, config: 'team.yaml', port: 0, ...options });
@@ -304,6 +306,32 @@ describe('massgen serve with the openai client', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(fake.server.requests.length).toBe(seen);
     expect(seen).toBeLessThan(5);
+  });
+
+  it('a client that vanishes between keep-alives leaves the server up (keep-alive writes never throw)', async () => {
+    // A model that never answers: the stream carries nothing but keep-alive comments, one a millisecond.
+    fake.server.setHandler(() => ({ hang: true, sendHeaders: true }));
+    const { server, health, key } = await serve({ keepAliveMs: 1 });
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'massgen', messages: [{ role: 'user', content: 'Q?' }], stream: true }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/: keep-alive/g) ?? []).length < 3) {
+      const next = await reader.read();
+      if (next.done) break;
+      text += new TextDecoder().decode(next.value);
+    }
+    expect((text.match(/: keep-alive/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+    await waitFor(async () => (await health()).runs.running === 0, 20_000);
+    // Still serving after the run was torn down mid-keep-alive.
+    expect((await health()).status).toBe('ok');
   });
 
   it('answers a run that fails with 500 and the reason', async () => {

@@ -20,8 +20,8 @@ import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
 import type { FakeRequestView } from '../../src/testing/fake-server/dialect.js';
 import type { RunEvent } from '../../src/types/events.js';
+import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
 import {
-  CLI_BIN,
   REPO_ROOT,
   agentEntry,
   agentOf,
@@ -284,7 +284,6 @@ function tmuxServer(dir: string) {
     if (run.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${run.stderr}`);
     return run.stdout;
   };
-  const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   return {
     /** Runs `command` in a detached pane (`cat` holds it until the recording is in place). */
     start(name: string, command: string, rawLog: string, rows: number) {
@@ -292,7 +291,7 @@ function tmuxServer(dir: string) {
       tmux('select-pane', '-t', name, '-T', TITLE);
       tmux('set-option', '-t', name, 'remain-on-exit', 'on');
       tmux('set-option', '-s', 'set-clipboard', 'on');
-      tmux('pipe-pane', '-o', '-t', name, `cat >> ${q(rawLog)}`);
+      tmux('pipe-pane', '-o', '-t', name, `cat >> ${shellQuote(rawLog)}`);
       tmux('respawn-pane', '-k', '-t', name, command);
     },
     keys(name: string, ...keys: string[]) {
@@ -319,22 +318,7 @@ function tmuxServer(dir: string) {
 }
 
 /** Runs the CLI with a clean environment on an xterm, then prints `MASSGEN-EXITED <code>`. */
-function writeWrapper(cwd: string): string {
-  const script = path.join(cwd, 'massgen.sh');
-  const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  fs.writeFileSync(
-    script,
-    [
-      '#!/bin/sh',
-      `cd ${q(cwd)}`,
-      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
-      'echo "MASSGEN-EXITED $?"',
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  );
-  return script;
-}
+const writeWrapper = (cwd: string): string => writeCliWrapper(cwd, 'echo "MASSGEN-EXITED $?"');
 
 const rawText = (file: string): string => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
@@ -364,11 +348,10 @@ describe.skipIf(tmuxVersion === null)(
         const cwd = setUp();
         const rawLog = path.join(cwd, 'pane.raw');
         const tmux = tmuxServer(cwd);
-        const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
         try {
           tmux.start(
             'run',
-            [writeWrapper(cwd), '--config', 'config.yaml', ...flags, q('Show everything')].join(' '),
+            [writeWrapper(cwd), '--config', 'config.yaml', ...flags, shellQuote('Show everything')].join(' '),
             rawLog,
             50,
           );

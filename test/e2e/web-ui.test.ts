@@ -31,6 +31,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`web UI tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts');
+/** `expect.poll` waits 1 s by default: too little on a loaded machine (the config catalog can be slower). */
+const POLL = { timeout: 20_000 };
 
 const fake = useFakeServer();
 let browser: Browser;
@@ -128,7 +130,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
         });
         await page.goto(url);
         await page.getByLabel('Question').fill('What is 6 x 7?');
-        await expect.poll(() => page.getByLabel('Config').inputValue()).toBe('team.yaml');
+        await expect.poll(() => page.getByLabel('Config').inputValue(), POLL).toBe('team.yaml');
         await shot(page, 'web-ask');
         await page.getByRole('button', { name: 'Run' }).click();
 
@@ -145,8 +147,8 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
         expect(sockets).toBeGreaterThanOrEqual(2);
         const timeline = page.getByRole('region', { name: 'Timeline' });
         // Votes appear; c's late answer struck out the votes cast before it, and they were cast again.
-        const votes = page.getByRole('region', { name: 'Votes' });
-        await expect.poll(() => votes.getByRole('listitem').count()).toBeGreaterThanOrEqual(4);
+        const votes = page.getByRole('region', { name: 'Votes' }).getByRole('list', { name: 'Vote list' });
+        await expect.poll(() => votes.getByRole('listitem').count(), POLL).toBeGreaterThanOrEqual(4);
         expect(
           await votes.getByRole('listitem').filter({ hasText: '(reset)' }).count(),
         ).toBeGreaterThanOrEqual(1);
@@ -295,7 +297,9 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
       await shot(page, 'web-approval');
       await approvals.getByRole('button', { name: 'Approve' }).click();
       await page.getByRole('region', { name: 'Final answer' }).getByText('Wrote notes.txt.').waitFor();
-      await expect.poll(() => approvals.count()).toBe(0);
+      // Nothing waits any more; the area keeps the ledger of the decision (docs/permissions.md).
+      await expect.poll(() => approvals.getByRole('button', { name: /Approve/ }).count(), POLL).toBe(0);
+      await approvals.getByRole('table', { name: 'Permission decisions' }).getByText('web').waitFor();
 
       const files = page.getByRole('region', { name: 'Workspaces' });
       await files.getByRole('tab', { name: "a's workspace" }).click();
@@ -412,7 +416,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
       await page.getByRole('link', { name: 'open massgen' }).click();
       // Not a redirect here (the Strict cookie might not follow one): the page drops the token itself.
       await page.waitForURL(`${new URL(url).origin}/`);
-      await expect.poll(() => page.getByLabel('Config').inputValue()).toBe('team.yaml');
+      await expect.poll(() => page.getByLabel('Config').inputValue(), POLL).toBe('team.yaml');
     } finally {
       links.close();
       await page.context().close();

@@ -92,7 +92,6 @@ describe('timeouts', () => {
 describe('cancellation', () => {
   it('an abort cancels every in-flight call and ends the stream with status cancelled, exit 130', async () => {
     const controller = new AbortController();
-    const started = Date.now();
     const bothWaiting = gateOn((e) => e.type === 'agent.step.started' && e.agentId === 'b');
     const { finished, recorder, backends } = await runScenario(
       { a: [step.hang()], b: [step.hang()] },

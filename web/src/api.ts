@@ -1,4 +1,23 @@
 import type { RunEvent } from '../../src/types/events.js';
+import type {
+  AnswerNowRequest,
+  ApprovalRequest,
+  ConfigsResponse,
+  FileEntry,
+  FilePreview,
+  LiveRun,
+  OkResponse,
+  ReviewRequest,
+  RootsResponse,
+  RunDetailResponse,
+  RunsResponse,
+  StartRunRequest,
+  SteeringMessageRequest,
+  SteeringResponse,
+  ValidateRequest,
+  WebStartProblem,
+  WebValidationReport,
+} from '../../src/types/web-api.js';
 
 /** The server's API, as the page uses it. Every call throws an `ApiError` with the server's message. */
 export class ApiError extends Error {
@@ -26,110 +45,68 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T> 
   return data as T;
 }
 
-export interface ConfigChoice {
-  ref: string;
-  label: string;
-  source: 'flag' | 'project' | 'example';
-  /** False when the keys it needs are not set (older servers leave it out: taken as runnable). */
-  runnable?: boolean;
-  /** What it lacks to run, e.g. `OPENAI_API_KEY`. */
-  missing?: string[];
-}
-/** One reason a run could not start, with how to fix it. */
-export interface StartProblem {
-  agentId?: string;
-  key?: string;
-  message: string;
-  hint?: string;
-}
+/** Wire types, shared with the server (`src/types/web-api.ts`), under the names the page uses. */
+export type {
+  WebConfigChoice as ConfigChoice,
+  WebStartProblem as StartProblem,
+  WebDiagnostic as Diagnostic,
+  WebValidationReport as ValidationReport,
+  LiveRun,
+  PastRun,
+  PastSession,
+  FileEntry,
+  FilePreview,
+} from '../../src/types/web-api.js';
+
 /** The problems of a refused start, from an `ApiError`'s body (null when it has none). */
-export function startProblems(error: unknown): StartProblem[] | null {
+export function startProblems(error: unknown): WebStartProblem[] | null {
   if (!(error instanceof ApiError)) return null;
   const problems = error.body['problems'];
-  return Array.isArray(problems) && problems.length > 0 ? (problems as StartProblem[]) : null;
+  return Array.isArray(problems) && problems.length > 0 ? (problems as WebStartProblem[]) : null;
 }
-export interface Diagnostic {
-  path: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
-export interface ValidationReport {
-  file: string;
-  valid: boolean;
-  errors: Diagnostic[];
-  warnings: Diagnostic[];
-  /** The same lines `massgen --validate` prints. */
-  errorLines: string[];
-  warningLines: string[];
-}
-export interface LiveRun {
-  id: string;
-  kind: 'live';
-  question: string;
-  config: string;
-  sessionKey: string;
-  done: boolean;
-  error: string | null;
-}
-export interface PastRun {
-  id: string;
-  question: string;
-  status: string | null;
-  startedAt: string | null;
-  winner: string | null;
-}
-export interface PastSession {
-  id: string;
-  firstQuestion: string | null;
-  turnCount: number;
-  updatedAt: string;
-}
-export interface FileEntry {
-  path: string;
-  kind: 'file' | 'folder';
-  size: number;
-}
-export type FilePreview =
-  | { kind: 'text'; path: string; size: number; content: string }
-  | { kind: 'binary'; path: string; size: number }
-  | { kind: 'too_large'; path: string; size: number; limit: number };
 
 export const api = {
-  configs: () => call<ConfigChoice[]>('GET', '/api/configs'),
-  validate: (config: string) => call<ValidationReport>('POST', '/api/validate', { config }),
-  runs: () => call<{ live: LiveRun[]; past: PastRun[]; sessions: PastSession[] }>('GET', '/api/runs'),
+  configs: () => call<ConfigsResponse>('GET', '/api/configs'),
+  validate: (config: string) =>
+    call<WebValidationReport>('POST', '/api/validate', { config } satisfies ValidateRequest),
+  runs: () => call<RunsResponse>('GET', '/api/runs'),
   start: (question: string, config: string, followUpOf?: string) =>
-    call<LiveRun>('POST', '/api/runs', { question, config, ...(followUpOf ? { followUpOf } : {}) }),
+    call<LiveRun>('POST', '/api/runs', {
+      question,
+      config,
+      ...(followUpOf ? { followUpOf } : {}),
+    } satisfies StartRunRequest),
   /** The next turn of a saved session (its earlier turns are the agents' history). */
   continueSession: (session: string, question: string) =>
-    call<LiveRun>('POST', '/api/runs', { question, session }),
-  run: (id: string) =>
-    call<{
-      id: string;
-      kind: 'live' | 'past';
-      done: boolean;
-      events: RunEvent[];
-      error?: string | null;
-      question?: string;
-    }>('GET', `/api/runs/${encodeURIComponent(id)}`),
-  cancel: (id: string) => call<{ ok: true }>('POST', `/api/runs/${encodeURIComponent(id)}/cancel`),
+    call<LiveRun>('POST', '/api/runs', { question, session } satisfies StartRunRequest),
+  run: (id: string) => call<RunDetailResponse>('GET', `/api/runs/${encodeURIComponent(id)}`),
+  cancel: (id: string) => call<OkResponse>('POST', `/api/runs/${encodeURIComponent(id)}/cancel`),
   /** A steering message to every agent, or to `agentId` only; `seq` is its `human.message` event's. */
   message: (id: string, text: string, agentId: string | null) =>
-    call<{ seq?: number }>('POST', `/api/runs/${encodeURIComponent(id)}/messages`, {
+    call<SteeringResponse>('POST', `/api/runs/${encodeURIComponent(id)}/messages`, {
       text,
       ...(agentId ? { agentId } : {}),
-    }),
+    } satisfies SteeringMessageRequest),
   /** Stops coordination and has the best answer so far presented. */
-  answerNow: (id: string) => call<unknown>('POST', `/api/runs/${encodeURIComponent(id)}/answer-now`),
+  answerNow: (id: string) =>
+    call<SteeringResponse>(
+      'POST',
+      `/api/runs/${encodeURIComponent(id)}/answer-now`,
+      {} satisfies AnswerNowRequest,
+    ),
   approve: (id: string, agentId: string, callId: string, approved: boolean) =>
-    call<{ ok: true }>('POST', `/api/runs/${encodeURIComponent(id)}/approvals`, {
+    call<OkResponse>('POST', `/api/runs/${encodeURIComponent(id)}/approvals`, {
       agentId,
       callId,
       approved,
-    }),
-  roots: (id: string) =>
-    call<{ name: string; label: string }[]>('GET', `/api/runs/${encodeURIComponent(id)}/roots`),
+    } satisfies ApprovalRequest),
+  /** Which of the winner's changed files to apply (the review panel). */
+  review: (id: string, reviewId: string, apply: 'all' | 'none' | string[]) =>
+    call<OkResponse>('POST', `/api/runs/${encodeURIComponent(id)}/review`, {
+      reviewId,
+      apply,
+    } satisfies ReviewRequest),
+  roots: (id: string) => call<RootsResponse>('GET', `/api/runs/${encodeURIComponent(id)}/roots`),
   tree: (id: string, root: string) =>
     call<FileEntry[]>('GET', `/api/runs/${encodeURIComponent(id)}/tree?root=${encodeURIComponent(root)}`),
   file: (id: string, root: string, path: string) =>

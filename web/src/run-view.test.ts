@@ -83,3 +83,70 @@ describe('the run view reducer', () => {
     expect(view.timeline.map((t) => t.text)).toEqual(['write_file waits for approval', 'write_file denied']);
   });
 });
+
+describe('steering in the run view', () => {
+  const base = { runId: 'r', ts: 0 };
+  const events = [
+    {
+      ...base,
+      seq: 0,
+      type: 'run.started',
+      question: 'q',
+      settings: {},
+      agents: ['a', 'b'].map((agentId, i) => ({
+        agentId,
+        anonymousId: `agent${i + 1}`,
+        backendType: 'x',
+        model: 'm',
+      })),
+    },
+    { ...base, seq: 1, type: 'agent.turn.started', agentId: 'a', turn: 1, visibleAnswers: [] },
+    { ...base, seq: 2, type: 'agent.turn.started', agentId: 'b', turn: 1, visibleAnswers: [] },
+    { ...base, seq: 3, type: 'human.message', text: 'Use metric units', target: null, source: 'web' },
+    { ...base, seq: 4, type: 'human.message.delivered', agentId: 'b', messageSeq: 3 },
+    {
+      ...base,
+      seq: 5,
+      type: 'tool.call.started',
+      agentId: 'a',
+      phase: 'coordination',
+      callId: 'c',
+      toolName: 'write_file',
+      arguments: {},
+    },
+    {
+      ...base,
+      seq: 6,
+      type: 'tool.call.finished',
+      agentId: 'a',
+      phase: 'coordination',
+      callId: 'c',
+      toolName: 'write_file',
+      result: 'ok',
+      isError: false,
+      durationMs: 1,
+    },
+    { ...base, seq: 7, type: 'human.message.delivered', agentId: 'a', messageSeq: 3 },
+    { ...base, seq: 8, type: 'coordination.answer_now', source: 'web' },
+  ] as unknown as RunEvent[];
+
+  it('puts the message in the timeline at its place, marks each delivery, and shows it in the turn that got it', () => {
+    const view = replay(events);
+    expect(view.timeline.map((t) => t.text)).toEqual([
+      'run started with 2 agents',
+      'turn 1 started',
+      'turn 1 started',
+      'you → all agents: Use metric units',
+      'you asked for the answer now',
+    ]);
+    expect(view.timeline[3]?.messageSeq).toBe(3);
+    expect(view.messages).toEqual([
+      { seq: 3, ts: 0, text: 'Use metric units', target: null, source: 'web', deliveredTo: ['b', 'a'] },
+    ]);
+    expect(view.streams['a']?.turns[0]?.received).toEqual([{ seq: 3, text: 'Use metric units' }]);
+    expect(view.answerNow).toEqual({ seq: 8, source: 'web' });
+    expect(view.fileChanges).toBe(1);
+    // Half-way, before any delivery: the message is there, delivered to nobody yet.
+    expect(replay(events.slice(0, 4)).messages[0]?.deliveredTo).toEqual([]);
+  });
+});

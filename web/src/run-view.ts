@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../src/types/events.js';
 import { initialRunState, reduceRunState, type RunState } from '../../src/types/run-state.js';
+import { initialPermissionsView, reducePermissions, type PermissionsView } from './permissions-view.js';
 
 /**
  * What the web page shows of one run: the shared projection (`RunState`, the same truth as
@@ -46,6 +47,8 @@ export interface VoteEdge {
   reason: string;
   counted: boolean;
   struck: StrikeReason | null;
+  /** `coordination_mode: decomposition`: the subtask this vote is for (one vote per subtask). */
+  subtaskId?: string;
 }
 
 export interface TimelineItem {
@@ -90,6 +93,8 @@ export interface RunView {
   answerNow: { seq: number; source: string } | null;
   /** Counts events that may have changed files in the run's folders: the Files panel refreshes on it. */
   fileChanges: number;
+  /** The permission ledger and the review of the winner's changes (permissions-view.ts). */
+  permissions: PermissionsView;
   lastSeq: number;
 }
 
@@ -103,6 +108,7 @@ export const initialRunView = (): RunView => ({
   messages: [],
   answerNow: null,
   fileChanges: 0,
+  permissions: initialPermissionsView(),
   lastSeq: -1,
 });
 
@@ -125,26 +131,23 @@ function withTurn(view: RunView, agentId: string, patch: (t: TurnView) => TurnVi
   });
 }
 
-function note(view: RunView, event: RunEvent | SteeringEvent, text: string): RunView {
+function note(view: RunView, event: RunEvent, text: string): RunView {
   const agentId = 'agentId' in event ? event.agentId : null;
   return { ...view, timeline: [...view.timeline, { seq: event.seq, ts: event.ts, agentId, text }] };
 }
-
-/** The steering events as the contract gives them, until src/types/events.ts has them. */
-type SteeringEvent = { runId: string; seq: number; ts: number } & (
-  | { type: 'human.message'; text: string; target: string | null; source: string }
-  | { type: 'human.message.delivered'; agentId: string; messageSeq: number }
-  | { type: 'coordination.answer_now'; source: string }
-);
 
 /** Who sent a steering message, as the timeline says it. */
 const sender = (source: string) => (source === 'web' ? 'you' : `you (${source})`);
 
 /** Applies one event; events at or below `lastSeq` are ignored, so a replayed catch-up never doubles. */
-export function reduceRunView(previous: RunView, input: RunEvent): RunView {
-  if (input.seq <= previous.lastSeq) return previous;
-  const view: RunView = { ...previous, run: reduceRunState(previous.run, input), lastSeq: input.seq };
-  const event = input as RunEvent | SteeringEvent;
+export function reduceRunView(previous: RunView, event: RunEvent): RunView {
+  if (event.seq <= previous.lastSeq) return previous;
+  const view: RunView = {
+    ...previous,
+    run: reduceRunState(previous.run, event),
+    permissions: reducePermissions(previous.permissions, event),
+    lastSeq: event.seq,
+  };
   switch (event.type) {
     case 'human.message': {
       const text = `${sender(event.source)} → ${event.target ?? 'all agents'}: ${event.text}`;
@@ -275,9 +278,9 @@ export function reduceRunView(previous: RunView, input: RunEvent): RunView {
         {
           ...view,
           votes: [
-            // An agent holds one vote: its earlier one is superseded.
+            // An agent holds one vote (decomposition: one per subtask): its earlier one is superseded.
             ...view.votes.map((v) =>
-              v.voterId === event.agentId && !v.struck && event.counted
+              v.voterId === event.agentId && v.subtaskId === event.subtaskId && !v.struck && event.counted
                 ? { ...v, struck: 'superseded' as const }
                 : v,
             ),
@@ -288,11 +291,24 @@ export function reduceRunView(previous: RunView, input: RunEvent): RunView {
               reason: event.reason,
               counted: event.counted,
               struck: event.counted ? null : ('stale' as const),
+              ...(event.subtaskId === undefined ? {} : { subtaskId: event.subtaskId }),
             },
           ],
         },
         event,
-        `voted for ${event.targetLabel}${event.counted ? '' : ' (stale, not counted)'}`,
+        `voted for ${event.subtaskId ? `${event.subtaskId}: ` : ''}${event.targetLabel}${event.counted ? '' : ' (stale, not counted)'}`,
+      );
+    case 'checklist.verdict':
+      return note(
+        view,
+        event,
+        `checklist round ${event.round}: ${event.verdict} (best ${event.bestLabel}${event.failing.length > 0 ? `, fails ${event.failing.join(', ')}` : ''})`,
+      );
+    case 'decomposition.planned':
+      return note(
+        view,
+        event,
+        `subtasks: ${event.subtasks.map((t) => `${t.id} ${t.ownerId}`).join(', ')}; presenter ${event.presenterId}`,
       );
     case 'agent.turn.finished':
       return event.outcome === 'failed'
@@ -317,7 +333,11 @@ export function reduceRunView(previous: RunView, input: RunEvent): RunView {
         `attempt ${event.attempt}: ${event.instructions}`,
       );
     case 'run.finished':
-      return note({ ...view, approvals: [], fileChanges: view.fileChanges + 1 }, event, `run ${event.status}`);
+      return note(
+        { ...view, approvals: [], fileChanges: view.fileChanges + 1 },
+        event,
+        `run ${event.status}`,
+      );
     default:
       return view;
   }

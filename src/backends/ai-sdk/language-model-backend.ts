@@ -139,6 +139,11 @@ function translateModelPart(part: LanguageModelV3StreamPart): ModelStreamPart | 
         part.toolName,
         parseToolInput(part.input),
       );
+    case 'tool-input-start':
+      // The model began writing a call's arguments: the orchestrator shows it (e.g. "voting").
+      return part.providerExecuted === true
+        ? null
+        : { type: 'tool-input-start', callId: part.id, toolName: part.toolName };
     case 'tool-result':
       return {
         type: 'provider-tool-result',

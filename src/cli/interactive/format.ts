@@ -7,7 +7,7 @@ import type {
   SessionStatus,
   SessionTurnSummary,
 } from '../../app/sessions.js';
-import { oneLine, truncate } from '../../util/text.js';
+import { oneLine, padEndTo, padStartTo, textWidth, truncate } from '../../util/text.js';
 import { formatUsd } from '../../app/plain-display.js';
 import { inertText } from '../../util/terminal-text.js';
 
@@ -33,8 +33,13 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /*
  * Every formatter below returns text for the terminal that quotes models, tools or session files
- * (answers, questions, errors, config): it is made inert (escape sequences shown, never run).
+ * (answers, questions, errors, config): it is made inert (escape sequences shown, never run), and
+ * then measured — previews and columns count terminal columns (util/text), so CJK text and emoji line up
+ * and are never cut inside a character.
  */
+
+/** One line of untrusted text, inert, cut to `max` columns. */
+const preview = (text: string, max: number): string => truncate(oneLine(inertText(text)), max);
 
 /** The banner printed when interactive mode starts. */
 export function formatBanner(runner: SessionRunner): string {
@@ -58,12 +63,12 @@ export function formatBanner(runner: SessionRunner): string {
 export function formatHistory(turns: readonly SessionTurnSummary[]): string {
   if (turns.length === 0) return 'No turns yet in this session.\n';
   const lines = turns.map((turn) => {
-    const question = truncate(oneLine(turn.question), 80);
+    const question = preview(turn.question, 80);
     if (turn.answer === null) {
-      const why = turn.error ? `: ${truncate(oneLine(turn.error.message), 100)}` : '';
+      const why = turn.error ? `: ${preview(turn.error.message, 100)}` : '';
       return `  ${turn.index}. ${question} → no answer (${turn.status}${why})`;
     }
-    return `  ${turn.index}. ${question} → ${turn.winnerId ?? 'no winner'}: ${truncate(oneLine(turn.answer), 100)}`;
+    return `  ${turn.index}. ${question} → ${turn.winnerId ?? 'no winner'}: ${preview(turn.answer, 100)}`;
   });
   return inertText(`${lines.join('\n')}\n`);
 }
@@ -73,7 +78,7 @@ export function formatStatus(status: SessionStatus, cwd: string): string {
   const priced = status.pricedAgents === null ? null : new Set(status.pricedAgents);
   const cost = (ids: readonly string[], usd: number): string =>
     priced !== null && ids.every((id) => !priced.has(id)) ? 'cost unknown' : formatUsd(usd);
-  const idWidth = Math.max(...status.agents.map((a) => a.id.length), 5);
+  const idWidth = Math.max(...status.agents.map((a) => textWidth(inertText(a.id))), 5);
   const lines = [
     `Session: ${status.sessionId} (${status.sessionDir === null ? 'not saved yet: saved with its first turn' : displayPath(status.sessionDir, cwd)})`,
     `Turns: ${status.turnCount}`,
@@ -82,7 +87,7 @@ export function formatStatus(status: SessionStatus, cwd: string): string {
   for (const agent of status.agents) {
     const u = status.usage[agent.id];
     lines.push(
-      `  ${agent.id.padEnd(idWidth)}  ${agent.backend}/${agent.model} — ${u?.inputTokens ?? 0} in / ${u?.outputTokens ?? 0} out tokens, ${cost([agent.id], status.costUsd[agent.id] ?? 0)}`,
+      `  ${padEndTo(inertText(agent.id), idWidth)}  ${agent.backend}/${agent.model} — ${u?.inputTokens ?? 0} in / ${u?.outputTokens ?? 0} out tokens, ${cost([agent.id], status.costUsd[agent.id] ?? 0)}`,
     );
   }
   lines.push(
@@ -125,14 +130,14 @@ export function formatSessionTable(
         s.id,
         formatLocalTime(s.updatedAt),
         String(s.turnCount),
-        s.firstQuestion === null ? '(no questions yet)' : truncate(inertText(oneLine(s.firstQuestion)), 70),
+        s.firstQuestion === null ? '(no questions yet)' : preview(s.firstQuestion, 70),
       ].map(inertText),
     );
     const header = ['ID', 'UPDATED', 'TURNS', 'FIRST QUESTION'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => textWidth(r[i] ?? ''))));
     const line = (cells: readonly string[]) =>
       cells
-        .map((cell, i) => (i === 2 ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))
+        .map((cell, i) => (i === 2 ? padStartTo(cell, widths[i] ?? 0) : padEndTo(cell, widths[i] ?? 0)))
         .join('  ')
         .trimEnd();
     out.push(line(header), ...rows.map(line));

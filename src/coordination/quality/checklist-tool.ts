@@ -12,19 +12,26 @@ export interface CriterionScore {
 }
 
 export type ParsedChecklist =
-  | { kind: 'ok'; scores: Map<string, Record<string, CriterionScore>> }
-  | { kind: 'invalid'; reason: string };
+  { kind: 'ok'; scores: Map<string, Record<string, CriterionScore>> } | { kind: 'invalid'; reason: string };
 
 /**
  * `submit_checklist`: one evaluation per answer (in the order listed), each with a score and a reason
  * for every criterion. Fixed properties rather than free maps, so providers with strict schemas and
  * grammar-constrained local models can follow it.
  */
-export function checklistToolDefinition(criteria: readonly Criterion[], order: readonly string[]): ToolDefinition {
+export function checklistToolDefinition(
+  criteria: readonly Criterion[],
+  order: readonly string[],
+): ToolDefinition {
   const scoreSchema = {
     type: 'object',
     properties: {
-      score: { type: 'integer', minimum: 0, maximum: 10, description: '0 = fails completely, 10 = flawless.' },
+      score: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 10,
+        description: '0 = fails completely, 10 = flawless.',
+      },
       reason: { type: 'string', description: 'Why: what the answer does or misses on this criterion.' },
     },
     required: ['score', 'reason'],
@@ -78,7 +85,9 @@ export function parseChecklist(
   const invalid = (reason: string): ParsedChecklist => ({ kind: 'invalid', reason });
   const evaluations = asObject(args)?.['evaluations'];
   if (!Array.isArray(evaluations))
-    return invalid(`${SUBMIT_CHECKLIST} needs "evaluations": a list with one entry per answer (${order.join(', ')}).`);
+    return invalid(
+      `${SUBMIT_CHECKLIST} needs "evaluations": a list with one entry per answer (${order.join(', ')}).`,
+    );
   const scores = new Map<string, Record<string, CriterionScore>>();
   for (const entry of evaluations) {
     const item = asObject(entry);
@@ -92,15 +101,17 @@ export function parseChecklist(
       const raw = given[criterion.id];
       const value = asObject(raw);
       const score = scoreValue(value ? value['score'] : raw);
-      if (score === null)
-        return invalid(`${id}: ${criterion.id} needs a score from 0 to 10 (and a reason).`);
+      if (score === null) return invalid(`${id}: ${criterion.id} needs a score from 0 to 10 (and a reason).`);
       const reason = value && typeof value['reason'] === 'string' ? value['reason'].trim() : '';
       row[criterion.id] = { score, reason };
     }
     scores.set(id, row);
   }
   const missing = order.filter((id) => !scores.has(id));
-  if (missing.length > 0) return invalid(`Score every answer: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`);
+  if (missing.length > 0)
+    return invalid(
+      `Score every answer: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`,
+    );
   return { kind: 'ok', scores };
 }
 

@@ -1,3 +1,4 @@
+import type { CriteriaPreset } from '../../types/criteria-schema.js';
 import type { Criterion, CriterionTier } from '../../types/quality-events.js';
 
 /**
@@ -20,8 +21,7 @@ export interface CriteriaInput {
   criteria: readonly CriterionInput[];
 }
 
-export const CRITERIA_PRESETS = ['evaluation', 'planning', 'analysis', 'code', 'writing'] as const;
-export type CriteriaPreset = (typeof CRITERIA_PRESETS)[number];
+export { CRITERIA_PRESETS, type CriteriaPreset } from '../../types/criteria-schema.js';
 
 /** How the checklist gate is set up. */
 export interface ChecklistSettings {
@@ -129,11 +129,7 @@ export const PRESET_CRITERIA: Record<CriteriaPreset, { aspiration: string; crite
         'one-sided framing',
         'straw-man objections',
       ),
-      c(
-        'Uncertainty and limits of the analysis are stated honestly.',
-        'standard',
-        'false precision',
-      ),
+      c('Uncertainty and limits of the analysis are stated honestly.', 'standard', 'false precision'),
       c('Insight a careful non-expert would not have reached alone.', 'stretch', 'restating the obvious'),
     ],
   },

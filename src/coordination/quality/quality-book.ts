@@ -22,6 +22,8 @@ export class QualityBook {
   constructor(
     readonly criteria: readonly Criterion[],
     readonly threshold: number,
+    /** What an excellent answer achieves, when the criteria came with one. */
+    readonly aspiration: string | null = null,
   ) {}
 
   /** The round the agent's next checklist belongs to (1 for its first). */
@@ -43,7 +45,10 @@ export class QualityBook {
     this.rounds.set(scorer, round);
     const plain = (s: ChecklistRecord['scores']) =>
       [...s.values()].map((v) => Object.fromEntries(Object.entries(v.scores).map(([k, x]) => [k, x.score])));
-    const demoted = demotedCriteria(this.criteria, [...this.records.map((r) => plain(r.scores)), plain(scores)]);
+    const demoted = demotedCriteria(this.criteria, [
+      ...this.records.map((r) => plain(r.scores)),
+      plain(scores),
+    ]);
     const result = evaluateGate({
       criteria: this.criteria,
       candidates: [...scores].map(([agentIndex, v]) => ({
@@ -66,16 +71,16 @@ export class QualityBook {
   }
 
   /**
-   * What the other scorers said, in their latest checklists, about `author`'s answer labelled `label`:
-   * scorer index → scores (in scorer order).
+   * What the other scorers said about `author`'s answers, each in its latest checklist that scored one
+   * of them (in scorer order): the label it scored and its scores.
    */
-  feedbackOn(author: number, label: string): { scorer: number; scores: Record<string, CriterionScore> }[] {
-    const latest = new Map<number, Record<string, CriterionScore>>();
+  feedbackOn(author: number): { scorer: number; label: string; scores: Record<string, CriterionScore> }[] {
+    const latest = new Map<number, { label: string; scores: Record<string, CriterionScore> }>();
     for (const record of this.records) {
       const entry = record.scores.get(author);
-      if (entry?.label === label && record.scorer !== author) latest.set(record.scorer, entry.scores);
+      if (entry && record.scorer !== author) latest.set(record.scorer, entry);
     }
-    return [...latest].sort(([a], [b]) => a - b).map(([scorer, scores]) => ({ scorer, scores }));
+    return [...latest].sort(([a], [b]) => a - b).map(([scorer, entry]) => ({ scorer, ...entry }));
   }
 
   /** The mean aggregate an answer got over every checklist that scored it, or null if none did. */

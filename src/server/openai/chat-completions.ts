@@ -5,6 +5,8 @@ import {
   type MassGenOptions,
   type RunLauncher,
 } from '../../app/index.js';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import type { RunResult } from '../../types/run-result.js';
 import { describeError, MassGenError } from '../../types/errors.js';
 import { chunk, completion, deltaOf, usageChunk, WireError, type CompletionHead } from './chat-wire.js';
@@ -19,13 +21,15 @@ export interface CompletionJob {
   run: Omit<MassGenOptions, 'question' | 'history' | 'signal'> & { launch?: RunLauncher };
   /** Aborts when the client goes away. */
   signal: AbortSignal;
+  /** Milliseconds between SSE comments while nothing else is sent (default {@link KEEP_ALIVE_MS}). */
+  keepAliveMs?: number;
   /** `performance.now()` when the request arrived and when it got its run slot, for `Server-Timing`. */
   timing: { receivedAt: number; admittedAt: number };
   /** Called once, when the run is over (or could not start): gives the run slot back, logs the run. */
   onDone: (result: RunResult | null, error?: unknown) => void;
 }
 
-/** Seconds between SSE comments while nothing else is sent, so proxies keep an idle stream open. */
+/** Milliseconds between SSE comments while nothing else is sent, so proxies keep an idle stream open. */
 const KEEP_ALIVE_MS = 15_000;
 
 /** A run that ended without an answer, as the error the client gets (`500`, with the reason). */
@@ -49,7 +53,7 @@ function startFailure(error: unknown): WireError {
  * `[DONE]`). Errors before the stream starts are thrown as {@link WireError}s; a run that fails after
  * the stream started ends it with an error event, which OpenAI's clients raise.
  */
-export async function answerCompletion(job: CompletionJob): Promise<Response> {
+export async function answerCompletion(context: Context, job: CompletionJob): Promise<Response> {
   const controller = new AbortController();
   const abort = () => controller.abort(job.signal.reason);
   if (job.signal.aborted) abort();
@@ -99,68 +103,38 @@ export async function answerCompletion(job: CompletionJob): Promise<Response> {
     });
   }
 
-  const encoder = new TextEncoder();
-  const pump = async (stream: ReadableStreamDefaultController<Uint8Array>) => {
-    let open = true;
-    const send = (data: unknown) => {
-      if (!open) return;
-      try {
-        stream.enqueue(encoder.encode(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`));
-      } catch {
-        open = false; // The client is gone; the abort is already on its way.
-      }
-    };
-    const keepAlive = setInterval(() => {
-      if (open) stream.enqueue(encoder.encode(': keep-alive\n\n'));
-    }, KEEP_ALIVE_MS);
+  // hono's SSE helper: its writes never throw (a client that vanished between two keep-alives is a
+  // no-op, not a crash of `serve`), and a cancelled response reaches `onAbort`.
+  // Proxies such as nginx would otherwise hold the chunks back.
+  context.header('X-Accel-Buffering', 'no');
+  return streamSSE(context, async (sse) => {
+    sse.onAbort(() => controller.abort(new Error('client disconnected')));
+    const send = (data: unknown) =>
+      sse.writeSSE({ data: typeof data === 'string' ? data : JSON.stringify(data) });
+    const keepAlive = setInterval(() => void sse.write(': keep-alive\n\n'), job.keepAliveMs ?? KEEP_ALIVE_MS);
     let result: RunResult | null = null;
     try {
-      send(chunk(job.head, { role: 'assistant', content: '' }));
+      await send(chunk(job.head, { role: 'assistant', content: '' }));
       for (let next = first; ; next = await parts.next()) {
         if (next.done) {
           result = next.value;
           break;
         }
-        send(chunk(job.head, deltaOf(next.value)));
+        await send(chunk(job.head, deltaOf(next.value)));
       }
       if (result.status === 'completed' && result.finalAnswer !== null) {
-        send(chunk(job.head, {}, 'stop'));
-        if (job.includeUsage) send(usageChunk(job.head, totalUsage(result.usage)));
-        send('[DONE]');
+        await send(chunk(job.head, {}, 'stop'));
+        if (job.includeUsage) await send(usageChunk(job.head, totalUsage(result.usage)));
+        await send('[DONE]');
       } else {
-        send(runFailure(result).body());
+        await send(runFailure(result).body());
       }
       done(result);
     } catch (error) {
-      send(startFailure(error).body());
+      await send(startFailure(error).body());
       done(result, error);
     } finally {
       clearInterval(keepAlive);
-      if (open) {
-        open = false;
-        try {
-          stream.close();
-        } catch {
-          // Already cancelled by the client.
-        }
-      }
     }
-  };
-  const body = new ReadableStream<Uint8Array>({
-    start(stream) {
-      void pump(stream);
-    },
-    cancel(reason) {
-      // The client disconnected: stop the run now, so no further model request goes out.
-      controller.abort(reason ?? new Error('client disconnected'));
-    },
-  });
-  return new Response(body, {
-    headers: {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    },
   });
 }

@@ -50,6 +50,8 @@ export interface OpenAIAppOptions {
   onRunFinished?: (info: { model: string; result: RunResult | null; error?: unknown }) => void;
   /** Runs elsewhere instead of in this process, e.g. on queue workers (`massgen serve --queue`). */
   launch?: RunLauncher;
+  /** Milliseconds between SSE keep-alive comments on an idle stream (default 15 s). */
+  keepAliveMs?: number;
 }
 
 /** A model id clients may ask for, and the config file it runs. */
@@ -311,7 +313,7 @@ export function createOpenAIApp(
       const controller = new AbortController();
       const signal = AbortSignal.any([controller.signal, c.req.raw.signal]);
       inFlight.add(controller);
-      return answerCompletion({
+      return answerCompletion(c, {
         head: {
           id: `chatcmpl-${randomUUID()}`,
           created: Math.floor(clock.now() / 1000),
@@ -329,6 +331,7 @@ export function createOpenAIApp(
           ...(options.launch ? { launch: options.launch } : {}),
         },
         signal,
+        ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
         timing: { receivedAt, admittedAt: performance.now() },
         onDone: (result, error) => {
           inFlight.delete(controller);

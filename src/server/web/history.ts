@@ -2,16 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listSessions, sessionsRoot } from '../../app/index.js';
 import { RunEventSchema, type RunEvent } from '../../types/events.js';
+import type { PastRun, PastSession } from '../../types/web-api.js';
 
-/** A finished (or interrupted) run found in `.massgen/massgen_logs/`. */
-export interface PastRun {
-  /** The log folder's name, e.g. `log_20261124_101500_123456`. */
-  id: string;
-  question: string;
-  status: string | null;
-  startedAt: string | null;
-  winner: string | null;
-}
+export type { PastRun, PastSession } from '../../types/web-api.js';
 
 const LOG_DIR = /^log_\d{8}_\d{6}_\d{6}(?:_\d+)?$/;
 
@@ -84,14 +77,6 @@ export async function readPastEvents(dir: string): Promise<RunEvent[] | null> {
       return null;
     }
   }
-}
-
-/** A saved session (`.massgen/sessions/<id>/`) that the page can continue. */
-export interface PastSession {
-  id: string;
-  firstQuestion: string | null;
-  turnCount: number;
-  updatedAt: string;
 }
 
 /** Saved sessions, most recently updated first. */

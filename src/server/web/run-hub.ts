@@ -8,7 +8,11 @@ import {
   type MassGenConfig,
   type PreparedRun,
   type SessionRunner,
+  problemsOfError,
+  startProblems,
+  type StartProblem,
 } from '../../app/index.js';
+import type { SteeringRefusal } from '../../types/steering-events.js';
 import { describeError } from '../../types/errors.js';
 import type { RunEvent } from '../../types/events.js';
 
@@ -67,8 +71,11 @@ export class RunHub {
   constructor(private readonly options: RunHubOptions) {}
 
   /**
-   * Starts a run (a new session, or the next turn of `followUpOf`'s session).
-   * @throws a `ConfigError` (with diagnostics) for a bad config, synchronously, before anything runs.
+   * Starts a run (a new session, or the next turn of `followUpOf`'s session) and resolves once it is
+   * prepared (config checked, backends built) and streaming.
+   * @throws a `ConfigError` (with diagnostics) for a bad config, before anything runs; a
+   *   {@link RunStartError} listing every problem (each agent's missing key…) when the run cannot
+   *   start — then nothing is left behind: no run in the hub, no session.
    */
   async start(request: StartRequest): Promise<HubRun> {
     const previous = request.followUpOf ? this.runs.get(request.followUpOf) : undefined;
@@ -80,6 +87,7 @@ export class RunHub {
     const sessionKey = previous?.run.sessionKey ?? (saved ? `session:${saved.id}` : id);
     const configRef = previous?.run.configRef ?? request.config;
     let runner = this.sessions.get(sessionKey);
+    const newRunner = !runner;
     if (!runner) {
       // A saved session runs on its own config file while it exists, as `massgen --session-id` does.
       const own = saved && path.isAbsolute(saved.configSource) && existsSync(saved.configSource);
@@ -87,9 +95,17 @@ export class RunHub {
         config: own ? saved.configSource : this.options.resolveConfig(configRef),
         cwd: this.options.cwd,
         env: this.options.env,
+        // The review panel shows the winner's changes to isolated context paths before they are applied.
+        review: 'ask',
         ...(saved ? { session: saved } : {}),
       });
       this.sessions.set(sessionKey, runner);
+    }
+    // Every problem at once, before anything starts (each agent's missing key, not only the first).
+    const problems = startProblems(runner.config, this.options.env);
+    if (problems.length > 0) {
+      if (newRunner) this.sessions.delete(sessionKey);
+      throw new RunStartError(problems);
     }
     const massgen = path.join(this.options.cwd, '.massgen', 'workspaces');
     const workspaces: Record<string, string> = {};
@@ -109,12 +125,19 @@ export class RunHub {
     };
     const live: Live = { run, prepared: null, controller: new AbortController(), listeners: new Set() };
     this.runs.set(id, live);
+    // Settled when the run is prepared (null), or with the error it could not start with.
+    let started!: (error: unknown) => void;
+    const preparing = new Promise<unknown>((resolve) => (started = resolve));
+    const config = runner.config;
     void runner
       .runTurn(request.question, {
         signal: live.controller.signal,
+        // A turn that cannot start is reported to the caller, not stored as a session turn.
+        recordFailedStart: false,
         onPrepared: (prepared) => {
           live.prepared = prepared;
           run.logDir = prepared.logDir;
+          started(null);
         },
         onEvent: (event) => {
           run.events.push(event);
@@ -122,7 +145,10 @@ export class RunHub {
         },
       })
       .then((outcome) => {
-        if (outcome.prepareError) run.error = describeError(outcome.prepareError);
+        if (outcome.prepareError) {
+          run.error = describeError(outcome.prepareError);
+          started(outcome.prepareError);
+        }
       })
       .catch((error: unknown) => {
         run.error = describeError(error);
@@ -132,8 +158,42 @@ export class RunHub {
         live.prepared = null;
         for (const listener of live.listeners) listener(DONE);
         live.listeners.clear();
+        started(new Error('the run ended before it started'));
       });
+    const failure = await preparing;
+    if (failure !== null) {
+      this.runs.delete(id);
+      if (newRunner) this.sessions.delete(sessionKey);
+      throw new RunStartError(
+        problemsOfError(
+          failure,
+          config.agents.map((a) => a.id),
+        ),
+      );
+    }
     return run;
+  }
+
+  /**
+   * A message from the user to a live run's agents (every agent, or `agentId`): 202 with the seq of
+   * its `human.message` event, or why not — 404 unknown run, 409 over (or not yet started), 400 bad
+   * text or an unknown agent (naming the known ones).
+   */
+  steer(id: string, message: { text: string; agentId?: string }): SteeringReply {
+    const live = this.runs.get(id);
+    if (!live) return { status: 404, error: `no run with id "${id}"` };
+    if (live.run.done || !live.prepared) return { status: 409, error: `run "${id}" is over` };
+    const result = live.prepared.steer({ ...message, source: 'web' });
+    return result.accepted ? { status: 202, seq: result.seq } : refusal(result);
+  }
+
+  /** "Answer now" for a live run: 202, or 404/409 with why not (see {@link RunHub.steer}). */
+  answerNow(id: string): SteeringReply {
+    const live = this.runs.get(id);
+    if (!live) return { status: 404, error: `no run with id "${id}"` };
+    if (live.run.done || !live.prepared) return { status: 409, error: `run "${id}" is over` };
+    const result = live.prepared.answerNow('web');
+    return result.accepted ? { status: 202 } : refusal(result);
   }
 
   get(id: string): HubRun | undefined {
@@ -175,8 +235,17 @@ export class RunHub {
     return prepared.respondToApproval(
       agentId,
       callId,
-      approved ? { approved: true } : { approved: false, reason: 'denied in the web UI' },
+      approved
+        ? { approved: true, by: 'web' }
+        : { approved: false, reason: 'denied in the web UI', by: 'web' },
     );
+  }
+
+  /** Answers a review of the winner's changes; false when no such review is waiting. */
+  respondToReview(id: string, reviewId: string, apply: 'all' | 'none' | readonly string[]): boolean {
+    const prepared = this.runs.get(id)?.prepared;
+    if (!prepared) return false;
+    return prepared.respondToReview(reviewId, apply, 'web');
   }
 
   /** Cancels every run (server shutdown). */
@@ -187,6 +256,26 @@ export class RunHub {
 
 /** Sent to subscribers after the last event of a run. */
 export const DONE = Symbol('run done');
+
+/** The HTTP side of a steering request: accepted (202, with the message's seq) or refused. */
+export type SteeringReply = { status: 202; seq?: number } | { status: 400 | 404 | 409; error: string };
+
+const refusal = (result: { reason: SteeringRefusal; message: string }): SteeringReply => ({
+  status: result.reason === 'invalid_text' || result.reason === 'unknown_agent' ? 400 : 409,
+  error: result.message,
+});
+
+/** A run that could not start, with every reason why (`POST /api/runs` answers 400 with them). */
+export class RunStartError extends Error {
+  constructor(readonly problems: StartProblem[]) {
+    super(
+      problems.length === 1
+        ? `the run cannot start: ${problems[0]?.message ?? ''}`
+        : `the run cannot start: ${problems.length} problems`,
+    );
+    this.name = 'RunStartError';
+  }
+}
 
 export class UnknownRunError extends Error {
   constructor(readonly runId: string) {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   BrowseRefusedError,
   ConfigValidationError,
@@ -16,12 +16,35 @@ import {
   formatDiagnostics,
   configChoices,
   validateConfig,
+  problemOf,
+  problemsOfError,
+  type ConfigDiagnostic,
   type Env,
+  type StartProblem,
   type ValidationReport,
 } from '../../app/index.js';
 import { describeError, MassGenError } from '../../types/errors.js';
+import {
+  ApprovalRequestSchema,
+  ReviewRequestSchema,
+  StartRunRequestSchema,
+  ValidateRequestSchema,
+  type ApiErrorBody,
+  type ConfigsResponse,
+  type FileEntry,
+  type FilePreview,
+  type LiveRun,
+  type OkResponse,
+  type RootsResponse,
+  type RunDetailResponse,
+  type RunsResponse,
+  type WebValidationReport,
+} from '../../types/web-api.js';
 import { listPastRuns, listPastSessions, pastRunDir, readPastEvents } from './history.js';
-import { RunHub, UnknownRunError, type HubRun } from './run-hub.js';
+import { RunHub, RunStartError, UnknownRunError, type HubRun } from './run-hub.js';
+import { ConfigCatalog } from './config-catalog.js';
+import { registerSteeringRoutes } from './steering-routes.js';
+import { registerEvalRoutes } from './evals.js';
 import { anySameToken, cookieName, sameToken, tokensFromRequest } from './auth.js';
 import { HostAllowList, requestGuard, safeDecode } from './guard.js';
 
@@ -39,6 +62,23 @@ export interface WebAppOptions {
   staticDir?: string;
 }
 
+/** The largest file `raw` serves for the page to show (a larger one is for downloading). */
+const RAW_LIMIT = 25 * 1024 * 1024;
+/** Content types `raw` serves by extension; anything else is plain text. */
+const RAW_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.bmp': 'image/bmp',
+  '.ico': 'image/x-icon',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+};
 /** Request bodies larger than this are refused: the page sends questions and small objects. */
 const MAX_BODY_BYTES = 1024 * 1024;
 const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
@@ -58,8 +98,12 @@ const TYPES: Record<string, string> = {
 export function createWebApp(options: WebAppOptions) {
   const { cwd, env } = options;
   const staticDir = options.staticDir ?? STATIC_DIR;
+  // The configs with whether each can run here: listed and parsed off the event loop, cached.
+  const catalog = new ConfigCatalog(cwd, env, options.config);
   const allowed = (ref: string): string | null => {
-    const choice = configChoices(cwd, options.config).find((c) => c.ref === ref);
+    const choice =
+      catalog.cached()?.find((c) => c.ref === ref) ??
+      configChoices(cwd, options.config).find((c) => c.ref === ref);
     if (!choice) return null;
     return isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
   };
@@ -79,9 +123,11 @@ export function createWebApp(options: WebAppOptions) {
 
   app.onError((error, c) => c.json({ error: `internal error: ${describeError(error)}` }, 500));
   // The page loads nothing from elsewhere and is never framed; responses are not readable cross-origin.
+  // A route that sets one of these headers itself keeps its own (only `raw`, below, does).
   app.use(
     '*',
     secureHeaders({
+      overwrite: false,
       strictTransportSecurity: false,
       xFrameOptions: 'DENY',
       contentSecurityPolicy: {
@@ -141,7 +187,7 @@ export function createWebApp(options: WebAppOptions) {
     }),
   );
 
-  app.get('/api/configs', (c) => c.json(configChoices(cwd, options.config)));
+  app.get('/api/configs', async (c) => c.json((await catalog.list()) satisfies ConfigsResponse));
 
   app.post('/api/validate', async (c) => {
     const parsed = await body(c, ValidateRequestSchema);
@@ -149,7 +195,7 @@ export function createWebApp(options: WebAppOptions) {
     const { config } = parsed.value;
     const file = allowed(config);
     if (!file) return c.json({ error: `unknown config "${config}"` }, 404);
-    return c.json(withText(validateConfig(file, { cwd, env })));
+    return c.json(withText(validateConfig(file, { cwd, env })) satisfies WebValidationReport);
   });
 
   app.get('/api/runs', async (c) =>
@@ -157,7 +203,7 @@ export function createWebApp(options: WebAppOptions) {
       live: hub.list().map(summary),
       past: await listPastRuns(cwd),
       sessions: await listPastSessions(cwd),
-    }),
+    } satisfies RunsResponse),
   );
 
   app.post('/api/runs', async (c) => {
@@ -170,7 +216,20 @@ export function createWebApp(options: WebAppOptions) {
     if (!request.followUpOf && !request.session) {
       if (!file) return c.json({ error: `unknown config "${request.config ?? ''}"` }, 404);
       const report = validateConfig(file, { cwd, env });
-      if (!report.valid) return c.json({ error: 'the config has problems', report: withText(report) }, 400);
+      // Everything that stops the run, at once: the file's errors and every agent's missing key.
+      const blocking = [...report.errors, ...report.warnings.filter(blocksRun)];
+      if (blocking.length > 0) {
+        const problems = blocking.map((d) =>
+          problemOf(
+            d,
+            report.agents.map((a) => a.id),
+          ),
+        );
+        return c.json(
+          { error: startError(problems), problems, report: withText(report) } satisfies ApiErrorBody,
+          400,
+        );
+      }
     }
     try {
       const run = await hub.start({
@@ -179,27 +238,47 @@ export function createWebApp(options: WebAppOptions) {
         ...(request.followUpOf ? { followUpOf: request.followUpOf } : {}),
         ...(request.session ? { session: request.session } : {}),
       });
-      return c.json(summary(run), 201);
+      return c.json(summary(run) satisfies LiveRun, 201);
     } catch (error) {
       if (error instanceof UnknownRunError || error instanceof SessionNotFoundError)
         return c.json({ error: describeError(error) }, 404);
+      if (error instanceof RunStartError)
+        return c.json(
+          { error: startError(error.problems), problems: error.problems } satisfies ApiErrorBody,
+          400,
+        );
       const diagnostics = error instanceof ConfigValidationError ? error.diagnostics : [];
-      return c.json({ error: describeError(error), diagnostics }, 400);
+      return c.json(
+        {
+          error: describeError(error),
+          diagnostics,
+          problems: problemsOfError(error),
+        } satisfies ApiErrorBody,
+        400,
+      );
     }
   });
 
   app.get('/api/runs/:id', async (c) => {
     const id = c.req.param('id');
     const live = hub.get(id);
-    if (live) return c.json({ ...summary(live), events: live.events });
+    if (live) return c.json({ ...summary(live), events: live.events } satisfies RunDetailResponse);
     const dir = pastRunDir(cwd, id);
     const events = dir ? await readPastEvents(dir) : null;
     if (!events) return c.json({ error: `no run with id "${id}"` }, 404);
-    return c.json({ id, kind: 'past', done: true, events, roots: rootsOf(id, null) });
+    return c.json({
+      id,
+      kind: 'past',
+      done: true,
+      events,
+      roots: rootsOf(id, null),
+    } satisfies RunDetailResponse);
   });
 
   app.post('/api/runs/:id/cancel', (c) =>
-    hub.cancel(c.req.param('id')) ? c.json({ ok: true }) : c.json({ error: 'no such run in progress' }, 404),
+    hub.cancel(c.req.param('id'))
+      ? c.json({ ok: true } satisfies OkResponse)
+      : c.json({ error: 'no such run in progress' }, 404),
   );
 
   app.post('/api/runs/:id/approvals', async (c) => {
@@ -207,8 +286,18 @@ export function createWebApp(options: WebAppOptions) {
     if (!parsed.ok) return c.json({ error: parsed.error }, 400);
     const { agentId, callId, approved } = parsed.value;
     return hub.respondToApproval(c.req.param('id'), agentId, callId, approved)
-      ? c.json({ ok: true })
+      ? c.json({ ok: true } satisfies OkResponse)
       : c.json({ error: 'no such call is waiting' }, 404);
+  });
+
+  // The review panel: which of the winner's changed files to apply (`write_mode: worktree`).
+  app.post('/api/runs/:id/review', async (c) => {
+    const parsed = await body(c, ReviewRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
+    const { reviewId, apply } = parsed.value;
+    return hub.respondToReview(c.req.param('id'), reviewId, apply)
+      ? c.json({ ok: true } satisfies OkResponse)
+      : c.json({ error: 'no such review is waiting' }, 404);
   });
 
   /** The folders a run's files can be browsed in: its log folder and each agent's workspace. */
@@ -227,20 +316,50 @@ export function createWebApp(options: WebAppOptions) {
 
   app.get('/api/runs/:id/roots', (c) => {
     const id = c.req.param('id');
-    return c.json(rootsOf(id, hub.get(id) ?? null).map(({ name, label }) => ({ name, label })));
+    return c.json(
+      rootsOf(id, hub.get(id) ?? null).map(({ name, label }) => ({ name, label })) satisfies RootsResponse,
+    );
   });
 
   app.get('/api/runs/:id/tree', async (c) => {
     const browser = browserFor(c);
     if (!browser) return c.json({ error: 'no such folder for this run' }, 404);
-    return c.json(await browser.tree());
+    return c.json((await browser.tree()) satisfies FileEntry[]);
   });
 
   app.get('/api/runs/:id/file', async (c) => {
     const browser = browserFor(c);
     if (!browser) return c.json({ error: 'no such folder for this run' }, 404);
     try {
-      return c.json(await browser.preview(c.req.query('path') ?? ''));
+      return c.json((await browser.preview(c.req.query('path') ?? '')) satisfies FilePreview);
+    } catch (error) {
+      return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);
+    }
+  });
+
+  // A file as itself, for the page to show: an image, the browser's PDF viewer in a frame, HTML in a
+  // sandboxed frame. Its type comes from its name, never sniffed; HTML and SVG get a CSP sandbox (no
+  // script, an opaque origin) even when opened on their own; only the page itself may frame it.
+  app.get('/api/runs/:id/raw', async (c) => {
+    const browser = browserFor(c);
+    const file = c.req.query('path') ?? '';
+    if (!browser) return c.json({ error: 'no such folder for this run' }, 404);
+    try {
+      const data = await browser.readAtMost(file, RAW_LIMIT);
+      if (!data) return c.json({ error: `the file is larger than ${RAW_LIMIT >> 20} MiB: download it` }, 413);
+      const ext = path.extname(file).toLowerCase();
+      const type = RAW_TYPES[ext] ?? 'text/plain; charset=utf-8';
+      const active = ext === '.html' || ext === '.htm' || ext === '.svg';
+      return c.body(new Uint8Array(data), 200, {
+        'Content-Type': type,
+        'Content-Disposition': `inline; filename="${path.basename(file).replace(/["\\\r\n]/g, '')}"`,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+        'X-Frame-Options': 'SAMEORIGIN',
+        'Content-Security-Policy': active
+          ? "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:; frame-ancestors 'self'"
+          : "default-src 'none'; img-src 'self'; object-src 'self'; frame-ancestors 'self'",
+      });
     } catch (error) {
       return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);
     }
@@ -260,6 +379,9 @@ export function createWebApp(options: WebAppOptions) {
       return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);
     }
   });
+
+  registerSteeringRoutes(app, hub, cwd);
+  registerEvalRoutes(app, cwd);
 
   app.notFound((c) => c.json({ error: `nothing at ${c.req.method} ${c.req.path.slice(0, 100)}` }, 404));
   app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
@@ -297,6 +419,16 @@ function isFile(file: string): boolean {
   }
 }
 
+/** Warnings that stop a run here: an agent's missing API key, an unset `${VAR}` the config uses. */
+const blocksRun = (d: ConfigDiagnostic): boolean =>
+  d.path.endsWith('.api_key') || /environment variable \S+ is not set/.test(d.message);
+
+/** One line for a run that cannot start. */
+const startError = (problems: readonly StartProblem[]): string =>
+  problems.length === 1
+    ? `the run cannot start: ${problems[0]?.message ?? ''}`
+    : `the run cannot start: ${problems.length} problems (each is listed)`;
+
 /** The report with its lines formatted exactly as `massgen --validate` prints them. */
 function withText(report: ValidationReport) {
   return {
@@ -307,10 +439,10 @@ function withText(report: ValidationReport) {
   };
 }
 
-function summary(run: HubRun) {
+function summary(run: HubRun): LiveRun {
   return {
     id: run.id,
-    kind: 'live' as const,
+    kind: 'live',
     question: run.question,
     config: run.configRef,
     sessionKey: run.sessionKey,
@@ -318,20 +450,6 @@ function summary(run: HubRun) {
     error: run.error,
   };
 }
-
-/** The bodies the page sends, checked at the boundary. */
-const ValidateRequestSchema = z.strictObject({ config: z.string() });
-const StartRunRequestSchema = z.strictObject({
-  question: z.string(),
-  config: z.string().optional(),
-  followUpOf: z.string().optional(),
-  session: z.string().optional(),
-});
-const ApprovalRequestSchema = z.strictObject({
-  agentId: z.string(),
-  callId: z.string(),
-  approved: z.boolean(),
-});
 
 /** The JSON body parsed by `schema`, or one line naming the first bad key. */
 async function body<T>(

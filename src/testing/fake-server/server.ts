@@ -19,6 +19,8 @@ export interface RecordedRequest<Body = Record<string, unknown>> {
   view: FakeRequestView | null;
   /** False when nothing was scripted for this request and the server answered 500. */
   scripted: boolean;
+  /** True once the client closed the connection before the response ended (a cancelled call). */
+  aborted: boolean;
 }
 
 /** Scripts a response from the request itself, e.g. routing on `view.system`. */
@@ -35,6 +37,8 @@ export interface FakeServerOptions {
   port?: number;
   /** Extra GET routes answered with fixed JSON (e.g. `/v1/models`). */
   getRoutes?: Record<string, unknown>;
+  /** Extra POST routes answered with JSON computed from the request body (e.g. `/v1/embeddings`). */
+  postRoutes?: Record<string, (body: Record<string, unknown>) => unknown>;
 }
 
 /** A scriptable model server speaking one or more vendors' wire formats. */
@@ -81,7 +85,11 @@ export async function startFakeServer<Body = Record<string, unknown>>(
       body: body as Body | null,
       view,
       scripted: true,
+      aborted: false,
     };
+    res.on('close', () => {
+      if (!res.writableFinished) record.aborted = true;
+    });
     const index = requests.push(record) - 1;
     if (body === null || view === null) {
       sendJson(res, 400, dialect.errorBody(400, 'fake server: request body is not a JSON object'));
@@ -133,6 +141,18 @@ export async function startFakeServer<Body = Record<string, unknown>>(
         if (!res.headersSent && !res.destroyed) sendJson(res, 500, dialect.errorBody(500, String(error)));
         else res.destroy();
       });
+      return;
+    }
+    const computed = method === 'POST' ? options.postRoutes?.[url.pathname] : undefined;
+    if (computed !== undefined) {
+      readBody(req)
+        .then((text) => {
+          const body = parseJsonObject(text);
+          if (body === null)
+            return sendJson(res, 400, { error: { message: 'fake server: body is not JSON' } });
+          sendJson(res, 200, computed(body));
+        })
+        .catch(() => res.destroy());
       return;
     }
     const fixed = method === 'GET' ? options.getRoutes?.[url.pathname] : undefined;

@@ -259,6 +259,11 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     name: EXECUTE_COMMAND_TOOL,
     start: async () => {},
     tools: () => [definition],
+    async precheck(toolName: string, args: Record<string, unknown>): Promise<string | null> {
+      if (toolName !== EXECUTE_COMMAND_TOOL || typeof args.command !== 'string') return null;
+      const verdict = guardCommand(args.command);
+      return verdict.allowed ? null : verdict.reason;
+    },
     async call(toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
       if (toolName !== EXECUTE_COMMAND_TOOL)
         throw new ToolError(`${EXECUTE_COMMAND_TOOL} has no tool named "${toolName}"`);

@@ -27,6 +27,12 @@ export interface SandboxLayout {
   privateTmp?: boolean;
   /** How much the private `/tmp` holds (it lives in memory), in bytes. Default 1 GiB. */
   tmpBytes?: number;
+  /**
+   * Folders shown read-only at another path (`source` → `target`), e.g. skills at `/run/skills/<name>`.
+   * `target` must lie inside one of the sandbox's own empty folders (`/run`, a private `/tmp`): the
+   * machine's root is read-only, so no mount point can be made elsewhere.
+   */
+  mounts?: readonly { source: string; target: string }[];
 }
 
 const MIB = 1024 * 1024;
@@ -213,6 +219,8 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   }
   for (const dir of layout.readOnly) bind('--ro-bind', 1, dir);
   for (const dir of layout.writable) bind('--bind', 2, dir);
+  for (const { source, target } of layout.mounts ?? [])
+    if (existsSync(source)) mounts.push({ dir: target, rank: 1, args: ['--ro-bind', source, target] });
   bind('--bind', 3, layout.workspace);
   mounts.sort((a, b) => depth(a.dir) - depth(b.dir) || a.rank - b.rank);
   for (const mount of mounts) args.push(...mount.args);

@@ -438,6 +438,23 @@ export function createFilesystemToolProvider(options: FilesystemToolProviderOpti
     name,
     start: async () => {},
     tools: (): readonly ToolDefinition[] => FILESYSTEM_TOOLS,
+    async precheck(toolName: string, args: Record<string, unknown>, context: ToolContext) {
+      const wanted: [unknown, Access][] =
+        toolName === 'copy_file'
+          ? [
+              [args.source, 'read'],
+              [args.destination, 'write'],
+            ]
+          : toolName === 'list_directory'
+            ? [[args.path ?? '.', 'read']]
+            : [[args.path, toolName === 'read_file' ? 'read' : 'write']];
+      for (const [given, access] of wanted) {
+        if (typeof given !== 'string') continue;
+        const decision = await checkPath(given, access, context.phase);
+        if (!decision.allowed) return decision.reason;
+      }
+      return null;
+    },
     async call(toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
       context.signal.throwIfAborted();
       const { phase } = context;

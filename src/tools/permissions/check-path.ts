@@ -212,7 +212,7 @@ export function createPathChecker(policy: PathPolicy): CheckPath {
             reason: `${subject} is in a read-only context path (permission: read) and may not be written; write in your workspace instead.`,
           };
         }
-        if (phase !== 'presentation') {
+        if (phase !== 'presentation' && area.rule.ownCopy !== true) {
           return {
             allowed: false,
             reason: `${subject} is in a context path that is read-only while the agents coordinate; only the final presenter may write it. Write in your workspace for now.`,

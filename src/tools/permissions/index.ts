@@ -7,3 +7,18 @@ export {
   type SafeOpenOptions,
   type SafeWriteHandle,
 } from './check-path.js';
+export {
+  createRulePolicy,
+  deniedMessage,
+  evaluateRules,
+  ruleMatches,
+  ruleProblems,
+  ruleText,
+  type AgentRules,
+  type CallContext,
+  type PermissionAction,
+  type PermissionRule,
+  type RuleList,
+  type RuleMatch,
+} from './rules.js';
+export { PATH_ARGUMENT_KEYS } from './call-facts.js';

@@ -8,6 +8,11 @@ export interface ContextPathRule {
   permission: 'read' | 'write';
   /** Absolute real paths (files or folders) under `path` that nobody may write, ever. */
   protectedPaths: readonly string[];
+  /**
+   * The agent's own isolated copy of a `write` context path (`write_mode: worktree`: a git worktree, or
+   * a copy outside git): writable in every phase, since nothing reaches the user's folder unreviewed.
+   */
+  ownCopy?: boolean;
 }
 
 /** Everything one agent may touch on disk. All paths absolute and real (symlinks resolved). */

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { headLines, wrapText } from '../format.js';
+import { markdownLines } from '../markdown-lines.js';
 import type { FinalAnswerView } from '../view-state.js';
 import { StyledLines } from './styled-lines.js';
 
@@ -12,15 +12,15 @@ export interface FinalAnswerProps {
 
 /** Rows the box takes for `final` at `width` when nothing is cut. */
 export function finalAnswerHeight(final: FinalAnswerView, width: number): number {
-  return 3 + (final.fallback ? 1 : 0) + wrapText(final.content.trim(), Math.max(4, width - 4)).length;
+  return 3 + (final.fallback ? 1 : 0) + markdownLines(final.content, Math.max(4, width - 4)).length;
 }
 
-/** The final answer, prominent: winner, label, whether the stored answer was used, and the text. */
+/** The final answer, prominent: winner, label, whether the stored answer was used, and the text (Markdown rendered). */
 export function FinalAnswer({ final, width, maxHeight }: FinalAnswerProps) {
   const inner = Math.max(4, width - 4);
   const chrome = 3 + (final.fallback ? 1 : 0);
   const room = maxHeight === undefined ? Number.MAX_SAFE_INTEGER : Math.max(1, maxHeight - chrome);
-  const all = headLines(final.content, inner, Number.MAX_SAFE_INTEGER).lines;
+  const all = markdownLines(final.content, inner);
   // When cut, the last row says how much more there is.
   const shown = all.length <= room ? all : all.slice(0, Math.max(0, room - 1));
   const hidden = all.length - shown.length;
@@ -35,7 +35,7 @@ export function FinalAnswer({ final, width, maxHeight }: FinalAnswerProps) {
           {final.error ? `: ${final.error.message}` : ''}
         </Text>
       ) : null}
-      <StyledLines lines={shown.map((text) => ({ text }))} />
+      <StyledLines lines={shown} />
       {hidden > 0 ? (
         <Text dimColor wrap="truncate-end">
           … {hidden} more line{hidden === 1 ? '' : 's'} (printed in full when the run ends)

@@ -3,6 +3,7 @@ import type { RunState } from '../../types/run-state.js';
 import { totalUsage } from '../../types/run-state.js';
 import { fitLine, formatCost, formatElapsed, formatTokens, tokensOf, wrapText } from '../format.js';
 import { agentColor, tallyText } from '../lines.js';
+import { padEndTo, textWidth } from '../../util/text.js';
 import { agentRows, type ViewState } from '../view-state.js';
 import { BADGE_COLORS } from './agent-panel.js';
 import { FinalAnswer } from './final-answer.js';
@@ -61,7 +62,7 @@ export function FinalScreen({ view, columns, now }: FinalScreenProps) {
   const question = wrapText(run.question.trim(), width - 10);
   const shownQuestion = question.slice(0, 3).join(' ') + (question.length > 3 ? ' …' : '');
   const outcome = outcomeLine(run, now);
-  const idWidth = Math.max(...run.agents.map((a) => `${a.agentId} (${a.anonymousId})`.length), 5);
+  const idWidth = Math.max(...run.agents.map((a) => textWidth(`${a.agentId} (${a.anonymousId})`)), 5);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="wrap">
@@ -75,7 +76,7 @@ export function FinalScreen({ view, columns, now }: FinalScreenProps) {
         <Text key={agent.agentId} wrap="truncate-end">
           {'  '}
           <Text color={agentColor(index)} bold>
-            {`${agent.agentId} (${agent.anonymousId})`.padEnd(idWidth)}
+            {padEndTo(`${agent.agentId} (${agent.anonymousId})`, idWidth)}
           </Text>
           {'  '}
           <Text color={BADGE_COLORS[badge.kind]}>{badge.text}</Text>

@@ -55,6 +55,7 @@ export function LiveViewApp({ store, columns, rows }: LiveViewAppProps) {
       rows={height}
       now={snapshot.now}
       canApprove={store.canApprove}
+      steering={store.steering}
     />
   );
 }

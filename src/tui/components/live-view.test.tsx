@@ -49,7 +49,7 @@ describe('LiveView panels', () => {
     // Header: question, phase, tally, total tokens and cost; footer: key hints.
     expect(lines[0]).toContain('What is the capital of France');
     expect(lines[1]).toMatch(/⏱ 4\.8s · coordinating · votes: claude 2 · 6\.7k tokens · \$0\.0268\+/);
-    expect(lines.at(-1)).toContain('1-3 transcript  ·  r timeline  ·  v votes  ·  q cancel');
+    expect(lines.at(-1)).toContain('1-3 transcript · r timeline · v votes · q cancel');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(150);
   });
 

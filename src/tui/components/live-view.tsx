@@ -6,6 +6,7 @@ import { ApprovalPrompt } from './approval-prompt.js';
 import { FinalAnswer, finalAnswerHeight } from './final-answer.js';
 import { Footer } from './footer.js';
 import { Header } from './header.js';
+import type { SteeringAbility } from '../steering-keys.js';
 import { TimelineView } from './timeline-view.js';
 import { TranscriptView } from './transcript-view.js';
 import { VotesView } from './votes-view.js';
@@ -19,6 +20,8 @@ export interface LiveViewProps {
   now: number;
   /** `y`/`n` answer pending tool approvals (the prompt shows the keys). Default true. */
   canApprove?: boolean;
+  /** Which steering keys work (`m` message, `a` answer now); default none. */
+  steering?: SteeringAbility;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface LiveViewProps {
  * agent panels (or one agent's transcript, the timeline, the votes), then key hints. Pure: everything
  * comes from props, and the frame never gets as tall as the terminal.
  */
-export function LiveView({ view, ui, columns, rows, now, canApprove = true }: LiveViewProps) {
+export function LiveView({ view, ui, columns, rows, now, canApprove = true, steering }: LiveViewProps) {
   const reserved = approvalPromptHeight(view, ui);
   const body = bodyHeight(rows, reserved);
   const height = screenHeight(rows, reserved);
@@ -73,6 +76,10 @@ export function LiveView({ view, ui, columns, rows, now, canApprove = true }: Li
         agentCount={view.run.agents.length}
         cancelRequested={ui.cancelRequested}
         finished={view.run.phase === 'finished'}
+        columns={columns}
+        ability={steering ?? { canMessage: false, canAnswerNow: false }}
+        steering={ui.steering}
+        selectedAgentId={view.run.agents[ui.selectedAgent]?.agentId ?? null}
       />
     </Box>
   );

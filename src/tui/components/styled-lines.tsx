@@ -14,7 +14,23 @@ export function StyledLines({ lines }: { lines: readonly StyledLine[] }) {
           bold={l.bold === true}
           italic={l.italic === true}
         >
-          {l.text === '' ? ' ' : l.text}
+          {l.spans && l.spans.length > 0
+            ? l.spans.map((span, j) => (
+                <Text
+                  key={j}
+                  {...(span.color ? { color: span.color } : {})}
+                  {...(span.dim ? { dimColor: true } : {})}
+                  {...(span.bold ? { bold: true } : {})}
+                  {...(span.italic ? { italic: true } : {})}
+                  {...(span.underline ? { underline: true } : {})}
+                  {...(span.strikethrough ? { strikethrough: true } : {})}
+                >
+                  {span.text}
+                </Text>
+              ))
+            : l.text === ''
+              ? ' '
+              : l.text}
         </Text>
       ))}
     </Box>

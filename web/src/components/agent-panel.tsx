@@ -4,6 +4,7 @@ import { usd, votesText } from '../answers.js';
 import type { AgentStream, TurnView } from '../run-view.js';
 import { AnswerVersions } from './answer-versions.js';
 import { MarkdownBlock } from './markdown-block.js';
+import { LatestScreenshot } from './latest-screenshot.js';
 
 /**
  * One agent: status badge, its latest answer (rendered; the label opens every version and the diffs
@@ -16,6 +17,7 @@ export function AgentPanel({
   versions,
   votes,
   winner,
+  runId,
 }: {
   agent: AgentState;
   stream: AgentStream | undefined;
@@ -23,6 +25,8 @@ export function AgentPanel({
   /** Counted votes for this agent's answer. */
   votes: number;
   winner: boolean;
+  /** For the latest screenshot of the agent's desktop (`tools.computer`), read from its workspace. */
+  runId?: string;
 }) {
   const [open, setOpen] = useState(false);
   const versionsId = useId();
@@ -56,7 +60,7 @@ export function AgentPanel({
         ) : (
           <span className="muted">no answer yet</span>
         )}
-        {latest && <span className="tally"> · {votesText(votes)}</span>}
+        {latest && <span className="panel-tally"> · {votesText(votes)}</span>}
         {agent.vote && (
           <span>
             {' '}
@@ -78,6 +82,7 @@ export function AgentPanel({
           </section>
         )
       )}
+      <LatestScreenshot runId={runId} agentId={agent.agentId} stream={stream} />
       <details className="transcript" open>
         <summary>Transcript</summary>
         <ol className="turns">

@@ -1,6 +1,22 @@
 import { useEffect, useState } from 'react';
-import { api, ApiError, type ConfigChoice, type ValidationReport } from '../api.js';
+import {
+  api,
+  ApiError,
+  startProblems,
+  type ConfigChoice,
+  type StartProblem,
+  type ValidationReport,
+} from '../api.js';
 import { Diagnostics } from './diagnostics.js';
+import { StartProblems } from './start-problems.js';
+
+/** The picker's text for a config: its name, and what it lacks when it cannot run with the keys set. */
+const choiceText = (c: ConfigChoice) =>
+  c.runnable !== false
+    ? c.label
+    : c.missing?.length
+      ? `${c.label} — needs ${c.missing.join(', ')}`
+      : `${c.label} — has problems`;
 
 /** The question box, the config picker and the Run button. */
 export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
@@ -9,6 +25,7 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
   const [question, setQuestion] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<ValidationReport | null>(null);
+  const [problems, setProblems] = useState<StartProblem[] | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -16,21 +33,29 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
       .configs()
       .then((list) => {
         setConfigs(list);
-        setConfig((current) => current || list[0]?.ref || '');
+        // Start on the first config that can run with the keys set (the `--config` one first).
+        setConfig((current) => current || (list.find((c) => c.runnable !== false) ?? list[0])?.ref || '');
       })
       .catch((e: unknown) => setError(String(e)));
   }, []);
 
+  const chosen = configs.find((c) => c.ref === config);
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     setReport(null);
+    setProblems(null);
     try {
       const run = await api.start(question, config);
       onStarted(run.id);
     } catch (e) {
-      if (e instanceof ApiError && e.body['report']) setReport(e.body['report'] as ValidationReport);
+      // Errors in the file: the same lines as --validate (its warnings list any missing key too).
+      // Otherwise (keys, workspaces…): every problem with its fix.
+      const validation =
+        e instanceof ApiError ? (e.body['report'] as ValidationReport | undefined) : undefined;
+      if (validation && validation.errors.length > 0) setReport(validation);
+      else setProblems(startProblems(e));
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
@@ -49,7 +74,12 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
       />
       <div className="row">
         <label htmlFor="config">Config</label>
-        <select id="config" value={config} onChange={(e) => setConfig(e.target.value)}>
+        <select
+          id="config"
+          value={config}
+          onChange={(e) => setConfig(e.target.value)}
+          aria-describedby={chosen?.runnable === false ? 'config-missing' : undefined}
+        >
           {(['flag', 'project', 'example'] as const).map((source) => (
             <optgroup
               key={source}
@@ -58,8 +88,13 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
               {configs
                 .filter((c) => c.source === source)
                 .map((c) => (
-                  <option key={c.ref} value={c.ref}>
-                    {c.label}
+                  <option
+                    key={c.ref}
+                    value={c.ref}
+                    className={c.runnable === false ? 'not-runnable' : undefined}
+                  >
+                    {c.runnable === false ? '⚠ ' : ''}
+                    {choiceText(c)}
                   </option>
                 ))}
             </optgroup>
@@ -69,11 +104,27 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
           Run
         </button>
       </div>
-      {error && !report && (
+      {chosen?.runnable === false && (
+        <p className="muted config-missing" id="config-missing">
+          {chosen.missing?.length ? (
+            <>
+              {chosen.label} cannot run yet: set {chosen.missing.join(', ')} (in the environment or a{' '}
+              <code>.env</code> file) and restart <code>massgen --web</code>.
+            </>
+          ) : (
+            <>
+              {chosen.label} has problems{chosen.error ? `: ${chosen.error}` : ''} — <code>Run</code> lists
+              them all.
+            </>
+          )}
+        </p>
+      )}
+      {error && !report && !problems && (
         <p role="alert" className="error">
           {error}
         </p>
       )}
+      {problems && <StartProblems problems={problems} />}
       {report && <Diagnostics report={report} />}
     </form>
   );

@@ -1,5 +1,14 @@
 import { useEffect, useState } from 'react';
-import { api, type LiveRun, type PastRun, type PastSession } from '../api.js';
+import {
+  api,
+  startProblems,
+  type LiveRun,
+  type PastRun,
+  type PastSession,
+  type StartProblem,
+} from '../api.js';
+import { Evals } from './evals.js';
+import { StartProblems } from './start-problems.js';
 
 interface Runs {
   live: LiveRun[];
@@ -48,6 +57,7 @@ export function History({ onOpen }: { onOpen: (id: string) => void }) {
           </ul>
         </>
       )}
+      <Evals />
     </section>
   );
 }
@@ -56,6 +66,7 @@ export function History({ onOpen }: { onOpen: (id: string) => void }) {
 function SessionRow({ session, onOpen }: { session: PastSession; onOpen: (id: string) => void }) {
   const [question, setQuestion] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [problems, setProblems] = useState<StartProblem[] | null>(null);
   const label = `Continue ${session.firstQuestion ?? session.id}`;
   return (
     <li>
@@ -67,9 +78,14 @@ function SessionRow({ session, onOpen }: { session: PastSession; onOpen: (id: st
         className="session-ask"
         onSubmit={(e) => {
           e.preventDefault();
+          setProblem(null);
+          setProblems(null);
           api.continueSession(session.id, question).then(
             (run) => onOpen(run.id),
-            (error: unknown) => setProblem(String(error instanceof Error ? error.message : error)),
+            (error: unknown) => {
+              setProblems(startProblems(error));
+              setProblem(String(error instanceof Error ? error.message : error));
+            },
           );
         }}
       >
@@ -77,7 +93,7 @@ function SessionRow({ session, onOpen }: { session: PastSession; onOpen: (id: st
         <button type="submit" disabled={question.trim() === ''}>
           Ask
         </button>
-        {problem && <p role="alert">{problem}</p>}
+        {problems ? <StartProblems problems={problems} /> : problem && <p role="alert">{problem}</p>}
       </form>
     </li>
   );

@@ -1,11 +1,20 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { RunEvent } from '../../../src/types/events.js';
 import { totalCost, totalUsage } from '../../../src/types/run-state.js';
-import { api, followRun } from '../api.js';
+import { currentAnswers, usd, versionsOf, voteTallies } from '../answers.js';
+import { api, followRun, startProblems, type StartProblem } from '../api.js';
 import { initialRunView, reduceRunView, type RunView } from '../run-view.js';
 import { AgentPanel } from './agent-panel.js';
+import { BrowserShots } from './browser-shots.js';
+import { Approvals } from './approvals.js';
+import { ReviewPanel } from './review-panel.js';
+import { AnswerBrowser } from './answer-browser.js';
 import { FinalAnswer } from './final-answer.js';
+import { StartProblems } from './start-problems.js';
+import { Steering } from './steering.js';
+import { ScoreHeatmap } from './score-heatmap.js';
 import { Timeline } from './timeline.js';
+import { UsageTable } from './usage-table.js';
 import { VoteGraph } from './vote-graph.js';
 import { Workspaces } from './workspaces.js';
 
@@ -20,6 +29,8 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
   const [view, dispatch] = useReducer(reducer, undefined, initialRunView);
   const [state, setState] = useState<'loading' | 'live' | 'past' | 'missing'>('loading');
   const [problem, setProblem] = useState<string | null>(null);
+  const [problems, setProblems] = useState<StartProblem[] | null>(null);
+  const [followUpProblems, setFollowUpProblems] = useState<StartProblem[] | null>(null);
   const [connected, setConnected] = useState(false);
   const [done, setDone] = useState(false);
   const [pastEvents, setPastEvents] = useState<RunEvent[]>([]);
@@ -42,11 +53,15 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
         }
         setState('live');
         if (run.error) setProblem(run.error);
+        if (run.problems?.length) setProblems(run.problems);
         follow = followRun(runId, {
           onEvent: (event) => dispatch({ type: 'event', event }),
           onDone: () => {
             setDone(true);
-            void api.run(runId).then((r) => r.error && setProblem(r.error));
+            void api.run(runId).then((r) => {
+              if (r.error) setProblem(r.error);
+              if (r.problems?.length) setProblems(r.problems);
+            });
           },
           onStatus: setConnected,
         });
@@ -83,6 +98,13 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
   const usage = totalUsage(run);
   const presenter =
     run.agents.find((a) => a.status === 'presenting' || a.status === 'done')?.agentId ?? run.winnerId;
+  const tallies = voteTallies(view);
+  const answers = currentAnswers(view);
+  // A run that ended before it started (a config, key or workspace problem): no agents, no phase.
+  const neverStarted = done && run.startedAt === null;
+  // Live and not over (the run's last event can come a moment before the socket says done).
+  const running = state === 'live' && !done && run.status === null;
+  const steerable = running && run.startedAt !== null && run.coordinationEnd === null;
   return (
     <main>
       <nav>
@@ -93,18 +115,32 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
       <header className="run-header">
         <h1>{run.question || '…'}</h1>
         <p>
-          <span className="badge">{run.phase}</span>
-          {run.status && <span className="badge">{run.status}</span>}
-          {state === 'live' && !done && (
-            <span className="muted">{connected ? ' · live' : ' · reconnecting…'}</span>
+          {neverStarted ? (
+            <span className="badge badge-failed">not started</span>
+          ) : (
+            <span className="badge">{run.phase}</span>
           )}
+          {run.status && <span className="badge">{run.status}</span>}
+          {running && <span className="muted">{connected ? ' · live' : ' · reconnecting…'}</span>}
           <span className="muted">
             {' '}
-            · {usage.inputTokens + usage.outputTokens} tokens · ${totalCost(run).toFixed(4)}
+            · {(usage.inputTokens + usage.outputTokens).toLocaleString('en')} tokens · {usd(totalCost(run))}
           </span>
           {run.attempt > 1 && <span className="muted"> · attempt {run.attempt}</span>}
         </p>
-        {state === 'live' && !done && (
+        {run.agents.length > 0 && (
+          <p className="header-tally">
+            <span className="muted">Votes: </span>
+            {run.agents.map((a, i) => (
+              <span key={a.agentId} className={a.agentId === run.winnerId ? 'winner' : undefined}>
+                {i > 0 && <span className="muted"> · </span>}
+                {a.agentId} <strong className="tally-count">{tallies[a.agentId] ?? 0}</strong>
+                {a.agentId === run.winnerId && ' ★ winner'}
+              </span>
+            ))}
+          </p>
+        )}
+        {running && (
           <button type="button" onClick={() => void api.cancel(runId)}>
             Cancel run
           </button>
@@ -124,45 +160,81 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
             </button>
           </div>
         )}
-        {problem && (
+        {problem && !problems && (
           <p role="alert" className="error">
             {problem}
           </p>
         )}
       </header>
-      {view.approvals.length > 0 && (
-        <section aria-label="Approvals" className="approvals">
-          <h2>Tool calls waiting for you</h2>
-          {view.approvals.map((a) => (
-            <div key={a.callId}>
-              <code>
-                {a.agentId}: {a.toolName}({a.arguments})
-              </code>{' '}
-              <button onClick={() => void api.approve(runId, a.agentId, a.callId, true)}>Approve</button>{' '}
-              <button onClick={() => void api.approve(runId, a.agentId, a.callId, false)}>Deny</button>
-            </div>
-          ))}
-        </section>
+      {problems && <StartProblems problems={problems} />}
+      {steerable && (
+        <Steering
+          runId={runId}
+          agentIds={run.agents.map((a) => a.agentId)}
+          answerNowAsked={view.answerNow !== null}
+          hasAnswers={run.answers.length > 0}
+        />
       )}
-      <div className="panels">
-        {run.agents.map((agent) => (
-          <AgentPanel key={agent.agentId} agent={agent} stream={view.streams[agent.agentId]} />
-        ))}
-      </div>
+      <Approvals
+        runId={runId}
+        pending={view.approvals}
+        permissions={view.permissions}
+        live={state === 'live' && !done}
+      />
+      {view.permissions.reviews.map((review) => (
+        <ReviewPanel key={review.reviewId} runId={runId} review={review} live={state === 'live' && !done} />
+      ))}
+      {run.agents.length > 0 && (
+        <div className="panels">
+          {run.agents.map((agent) => (
+            <AgentPanel
+              key={agent.agentId}
+              agent={agent}
+              stream={view.streams[agent.agentId]}
+              versions={versionsOf(view, agent.agentId)}
+              votes={tallies[agent.agentId] ?? 0}
+              winner={run.winnerId === agent.agentId}
+              runId={runId}
+            />
+          ))}
+        </div>
+      )}
+      <BrowserShots runId={runId} streams={view.streams} />
       {(view.presentation || run.finalAnswer) && (
         <FinalAnswer text={run.finalAnswer ?? view.presentation} presenter={presenter} />
       )}
-      <div className="side">
-        <VoteGraph agents={run.agents} votes={view.votes} />
-        <Timeline items={view.timeline} start={run.startedAt} />
-      </div>
-      <Workspaces runId={runId} refreshKey={done ? 1 : 0} />
-      {state === 'live' && done && (
+      <AnswerBrowser answers={answers} />
+      <ScoreHeatmap run={run} />
+      {run.agents.length > 0 && (
+        <div className="side">
+          <VoteGraph agents={run.agents} votes={view.votes} tallies={tallies} winnerId={run.winnerId} />
+          <Timeline
+            items={view.timeline}
+            start={run.startedAt}
+            messages={view.messages}
+            agentIds={run.agents.map((a) => a.agentId)}
+          />
+          <UsageTable run={run} />
+        </div>
+      )}
+      {!neverStarted && (
+        <Workspaces runId={runId} refreshKey={view.fileChanges + (done ? 1 : 0)} live={running} />
+      )}
+      {state === 'live' && done && !neverStarted && (
         <form
           className="ask"
           onSubmit={(e) => {
             e.preventDefault();
-            void api.start(followUp, '', runId).then((next) => onNavigate(`/runs/${next.id}`));
+            setFollowUpProblems(null);
+            api.start(followUp, '', runId).then(
+              (next) => onNavigate(`/runs/${next.id}`),
+              (error: unknown) =>
+                setFollowUpProblems(
+                  startProblems(error) ?? [
+                    { message: error instanceof Error ? error.message : String(error) },
+                  ],
+                ),
+            );
           }}
         >
           <label htmlFor="follow-up">Follow-up</label>
@@ -170,6 +242,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
           <button type="submit" disabled={followUp.trim() === ''}>
             Ask
           </button>
+          {followUpProblems && <StartProblems problems={followUpProblems} />}
         </form>
       )}
     </main>

@@ -1,0 +1,47 @@
+import type { AgentSandbox } from './build-tools.js';
+import type { AgentConfig } from '../config/index.js';
+import type { ComputerConfig } from '../config/computer-schema.js';
+import { createComputerToolProvider } from '../tools/computer/index.js';
+import type { ToolProvider } from '../tools/tool-provider.js';
+import { ConfigError } from '../types/errors.js';
+import { findExecutable } from '../util/find-executable.js';
+
+/**
+ * The `computer_*` tools for one agent from `tools.computer` (docs/computer-use.md): a virtual desktop
+ * of its own (Xvfb, driven with xdotool), screenshots saved in its workspace. An agent without a
+ * workspace, or a machine without Xvfb or xdotool, is a configuration error before the run starts.
+ */
+export function computerToolProvider(
+  agent: AgentConfig,
+  computer: ComputerConfig,
+  sandbox: AgentSandbox | undefined,
+): ToolProvider {
+  if (!sandbox) {
+    throw new ConfigError(`tools.computer: agent "${agent.id}" has no workspace for its screenshots`, {
+      path: 'tools.computer',
+      hint: `give it one: backend.cwd: ${agent.id}_workspace`,
+    });
+  }
+  const searchPath = sandbox.env.PATH ?? process.env.PATH;
+  const found = { xvfb: findExecutable('Xvfb', searchPath), xdotool: findExecutable('xdotool', searchPath) };
+  const missing = Object.entries(found).filter(([, file]) => file === null);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `tools.computer: ${missing.map(([name]) => (name === 'xvfb' ? 'Xvfb' : name)).join(' and ')} not found on PATH`,
+      { path: 'tools.computer', hint: 'install them (Debian: apt-get install xvfb xdotool)' },
+    );
+  }
+  return createComputerToolProvider({
+    workspace: sandbox.workspace,
+    width: computer.width,
+    height: computer.height,
+    xvfb: found.xvfb!,
+    xdotool: found.xdotool!,
+    env: sandbox.env,
+    sandbox: sandbox.bwrap
+      ? { bwrap: sandbox.bwrap, layout: sandbox.layout }
+      : sandbox.commands === 'local'
+        ? 'unsandboxed'
+        : null,
+  });
+}

@@ -1,0 +1,86 @@
+import type { MassGenConfig } from '../config/index.js';
+import type { PermissionRuleConfig } from '../config/permission-schema.js';
+import {
+  createRulePolicy,
+  type AgentRules,
+  type PermissionRule,
+  type RuleList,
+} from '../tools/permissions/index.js';
+import type { ToolPolicy } from '../types/tool.js';
+import type { ContextPathInfo, RunWorkspaces } from '../workspace/index.js';
+
+/**
+ * The run's permission engine from the config (docs/permissions.md): each agent's `permissions` rules
+ * first, then the team's, evaluated by the pure module in `src/tools/permissions/rules.ts`.
+ */
+
+const list = (value: string | readonly string[] | undefined): string[] | undefined =>
+  value === undefined ? undefined : typeof value === 'string' ? [value] : [...value];
+
+/** A rule as the config writes it → as the engine reads it. */
+export function toPermissionRule(rule: PermissionRuleConfig): PermissionRule {
+  const action = rule.deny !== undefined ? 'deny' : rule.ask !== undefined ? 'ask' : 'allow';
+  const conditions: Omit<PermissionRule, 'action' | 'tool'> = {
+    ...(rule.path === undefined ? {} : { path: list(rule.path) }),
+    ...(rule.command === undefined ? {} : { command: list(rule.command) }),
+    ...(rule.command_regex === undefined ? {} : { commandRegex: list(rule.command_regex) }),
+    ...(rule.server === undefined ? {} : { server: rule.server }),
+    ...(rule.mcp_tool === undefined ? {} : { mcpTool: rule.mcp_tool }),
+    ...(rule.host === undefined ? {} : { host: list(rule.host) }),
+    ...(rule.args === undefined ? {} : { args: { ...rule.args } }),
+    ...(rule.reason === undefined ? {} : { reason: rule.reason }),
+  };
+  return { action, tool: (rule[action] as string | undefined) ?? '*', ...conditions };
+}
+
+/** Whether the config has any rule at all (team-wide or for some agent). */
+export function hasPermissionRules(config: MassGenConfig): boolean {
+  return config.permissions.length > 0 || config.agents.some((a) => (a.permissions?.length ?? 0) > 0);
+}
+
+/** Whether some tool calls may wait for a person: `auto_approve: false`, or an `ask` rule. */
+export function holdsToolCalls(config: MassGenConfig): boolean {
+  const asks = (rules: readonly PermissionRuleConfig[] | undefined) =>
+    (rules ?? []).some((r) => r.ask !== undefined);
+  // Tolerant of partial configs (views are tested with stubs).
+  return (
+    !config.orchestrator.auto_approve ||
+    asks(config.permissions) ||
+    (config.agents ?? []).some((a) => asks(a.permissions))
+  );
+}
+
+/**
+ * The {@link ToolPolicy} of a run, or undefined when nothing decides on calls (no rules, calls run
+ * without asking) — the run then behaves exactly as before. `held`: calls no rule matched wait for the
+ * approver (`auto_approve: false`, or a library caller's `onToolApproval`).
+ */
+export function buildToolPolicy(
+  config: MassGenConfig,
+  options: { held: boolean; workspaces: RunWorkspaces | null; contextPaths: readonly ContextPathInfo[] },
+): ToolPolicy | undefined {
+  if (!options.held && !hasPermissionRules(config)) return undefined;
+  const team: RuleList = {
+    scope: 'team',
+    label: 'permissions',
+    rules: config.permissions.map(toPermissionRule),
+  };
+  const byAgent = new Map<string, AgentRules>();
+  config.agents.forEach((agent, index) => {
+    const own: RuleList = {
+      scope: 'agent',
+      label: `agents[${index}].permissions`,
+      rules: (agent.permissions ?? []).map(toPermissionRule),
+    };
+    const seen = options.workspaces?.contextPathsOf(agent.id) ?? options.contextPaths;
+    byAgent.set(agent.id, {
+      lists: [own, team],
+      context: {
+        cwd: options.workspaces?.workspaceOf(agent.id) ?? null,
+        roots: seen.map((c) => c.path),
+        aliases: seen.flatMap((c) => (c.original ? [{ from: c.path, to: c.original }] : [])),
+      },
+    });
+  });
+  return createRulePolicy(byAgent, options.held ? 'ask' : 'allow');
+}

@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Env } from '../app/essentials.js';
+import type { Write } from '../app/plain-display.js';
+import type { BatchExecutor } from '../batch/index.js';
+import { DATASET_FORMATS, type DatasetFormat } from '../eval/dataset.js';
+import { BASELINE_NAMES, type BaselineName, type SystemSummary } from '../eval/report.js';
+import { runEval } from '../eval/run-eval.js';
+import { SEPARATE_BASELINE_KINDS, type SeparateBaseline } from '../eval/separate-baselines.js';
+import { SCORER_NAMES, type ScorerName } from '../eval/scorers.js';
+import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+import { createBatchProgress, summaryLines } from './batch-progress.js';
+
+/** `massgen eval`'s own command line. */
+export interface EvalOptions {
+  config: string;
+  dataset: string;
+  scorer: ScorerName;
+  /** From the team's logs (`single`, `majority`) and run as separate calls (`single-call`, `best-of-n`). */
+  baselines: { logs: BaselineName[]; separate: SeparateBaseline[] };
+  samples?: number;
+  output: string;
+  format: DatasetFormat;
+  tolerance?: number;
+  judgeConfig?: string;
+  judgeAgent?: string;
+  concurrency?: number;
+  maxCostUsd?: number;
+  redoErrors: boolean;
+  queue?: string;
+  queueName: string;
+  attempts: number;
+  backoff: number;
+  jobTimeout?: number;
+}
+
+const whole = (min: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
+  return n;
+};
+const positive = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+};
+const baselineList = (value: string): EvalOptions['baselines'] => {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const chosen: EvalOptions['baselines'] = { logs: [], separate: [] };
+  for (const name of names) {
+    const [kind = '', agent] = name.split(':', 2) as [string, string | undefined];
+    if ((SEPARATE_BASELINE_KINDS as readonly string[]).includes(kind) && agent !== '')
+      chosen.separate.push({ kind: kind as SeparateBaseline['kind'], ...(agent ? { agent } : {}) });
+    else if ((BASELINE_NAMES as readonly string[]).includes(name)) chosen.logs.push(name as BaselineName);
+    else
+      throw new InvalidArgumentError(
+        `unknown baseline "${name}": expected a list of ${[...BASELINE_NAMES, 'single-call[:AGENT]', 'best-of-n[:AGENT]'].join(', ')}`,
+      );
+  }
+  return chosen;
+};
+
+const evalExamples = `
+Dataset: one JSON object per line — {"id": "q1", "question": "…", "answer": "…", "choices"?: ["…", "…"]};
+MMLU-style (choices + answer index), GPQA ("Question", "Correct Answer", "Incorrect Answer 1..3") and GSM8K
+("#### 42" answers) lines are recognised too. Writes DIR/results.jsonl (resumable like massgen batch),
+DIR/eval-report.md, DIR/eval-report.json and DIR/eval-chart.svg. Rerun the same command to resume.
+
+Examples:
+  $ massgen eval --config team.yaml --dataset qa.jsonl --scorer exact
+  $ massgen eval --config team.yaml --dataset gpqa.jsonl --scorer choice --samples 50 --output gpqa-eval
+  $ massgen eval --config team.yaml --dataset qa.jsonl --scorer numeric --baselines single,majority,single-call,best-of-n
+  $ massgen eval --config team.yaml --dataset gsm8k.jsonl --scorer numeric --queue redis://127.0.0.1:6379`;
+
+/** Parses `massgen eval …` (the arguments after `eval`). Errors are commander's. */
+export function parseEvalArgs(argv: readonly string[]): EvalOptions {
+  const program = new Command('massgen eval')
+    .description(
+      'Does the team beat one model? Runs a dataset through the team and grades it against baselines.',
+    )
+    .requiredOption('-c, --config <file>', 'the team (a YAML/JSON file or @examples/NAME)')
+    .requiredOption('-d, --dataset <file>', 'the questions and reference answers: JSON Lines')
+    .addOption(
+      new Option('--scorer <name>', 'how answers are graded').choices(SCORER_NAMES).makeOptionMandatory(),
+    )
+    .option(
+      '--baselines <list>',
+      `from the team's own logs: ${BASELINE_NAMES.join(',')}; as separate calls at the team's token budget: single-call[:AGENT],best-of-n[:AGENT]`,
+      baselineList,
+      { logs: [...BASELINE_NAMES], separate: [] },
+    )
+    .option('--samples <n>', 'evaluate only the first N questions', whole(1))
+    .option('-o, --output <dir>', 'where results and reports go (reruns resume there)', 'eval-output')
+    .addOption(new Option('--format <name>', 'the dataset format').choices(DATASET_FORMATS).default('auto'))
+    .option('--tolerance <x>', 'numeric: relative tolerance (default 1e-6)', positive)
+    .option('--judge-config <file>', 'judge: the config with the judge model (default: --config)')
+    .option('--judge-agent <id>', "judge: that config's agent whose model grades (default: the first)")
+    .option('--concurrency <n>', 'runs at once (default 4)', whole(1))
+    .option('--max-cost-usd <dollars>', 'start no new run once the eval has cost this much', positive)
+    .option('--redo-errors', 'run again the questions whose runs failed', false)
+    .option('--queue <url>', 'run on queue workers (massgen worker) through Redis: redis://HOST:PORT')
+    .option('--queue-name <name>', 'with --queue: the queue on that Redis', 'massgen')
+    .option('--attempts <n>', 'with --queue: attempts per question', whole(1), 3)
+    .option('--backoff <seconds>', 'with --queue: wait before the first retry', positive, 5)
+    .option('--job-timeout <seconds>', 'with --queue: stop a run after this long', positive)
+    .addHelpText('after', evalExamples)
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
+    .showSuggestionAfterError(true);
+  program.parse([...argv], { from: 'user' });
+  return program.opts<EvalOptions>();
+}
+
+/** What `massgen eval` needs from the process. */
+export interface EvalCommandIo {
+  cwd: string;
+  env: Env;
+  stdout: Write;
+  stderr: Write;
+  signal?: AbortSignal;
+  stderrIsTTY?: boolean;
+  columns?: number;
+  scrub: (text: string) => string;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The summary table printed to stdout. */
+function systemLine(s: SystemSummary): string {
+  const vs = s.vsTeam
+    ? `  vs team: ${s.vsTeam.teamOnly}/${s.vsTeam.baselineOnly}, p=${s.vsTeam.pValue.toFixed(4)}`
+    : '';
+  return `  ${s.name.padEnd(18)} ${`${s.correct}/${s.n}`.padStart(9)}  ${pct(s.accuracy).padStart(6)}  [${pct(s.ci95.low)}, ${pct(s.ci95.high)}]${vs}\n`;
+}
+
+/** Runs the eval. Returns the exit code: 0 report written, 2 questions left unanswered, 130 interrupted. */
+export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): Promise<number> {
+  const say = (text: string) => io.stderr(io.scrub(text));
+  const view = createBatchProgress(say, {
+    isTTY: io.stderrIsTTY === true,
+    ...(io.columns ? { width: io.columns } : {}),
+  });
+  let executor: BatchExecutor | undefined;
+  try {
+    if (options.queue) {
+      const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
+      const location = parseQueueLocation(options.queue, options.queueName);
+      const client = await QueueClient.connect(location, { events: true });
+      executor = queueExecutor({
+        client,
+        cwd: io.cwd,
+        env: io.env,
+        output: path.resolve(io.cwd, options.output, 'results.jsonl'),
+        attempts: options.attempts,
+        backoffMs: options.backoff * 1000,
+        ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
+        // The single-agent baselines come from each run's log folder.
+        logging: true,
+      });
+      say(`massgen eval: runs go to queue "${location.name}" on ${location.label}\n`);
+    }
+    const outcome = await runEval({
+      config: options.config,
+      dataset: options.dataset,
+      scorer: options.scorer,
+      output: options.output,
+      baselines: options.baselines.logs,
+      separate: options.baselines.separate,
+      format: options.format,
+      redoErrors: options.redoErrors,
+      cwd: io.cwd,
+      env: io.env,
+      ...(options.samples === undefined ? {} : { samples: options.samples }),
+      ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+      ...(options.judgeConfig === undefined ? {} : { judgeConfig: options.judgeConfig }),
+      ...(options.judgeAgent === undefined ? {} : { judgeAgent: options.judgeAgent }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(executor ? { executor } : {}),
+      onProgress: (progress) => view.update(progress),
+      onNote: (message) => view.note(message),
+    });
+    view.end();
+    io.stdout(io.scrub(summaryLines(outcome.batch)));
+    if (!outcome.summary || !outcome.files) return ExitCode.interrupted;
+    const { summary, files } = outcome;
+    io.stdout(`Eval: ${summary.questions} questions, scorer ${options.scorer}\n`);
+    for (const system of summary.systems) io.stdout(io.scrub(systemLine(system)));
+    if (summary.withoutLogs > 0)
+      io.stdout(`  (${summary.withoutLogs} questions without a readable run log: no single-agent answers)\n`);
+    io.stdout(`Report: ${files.markdown}\n        ${files.json}\n        ${files.chart}\n`);
+    return outcome.batch.notRun > 0 ? ExitCode.runFailed : ExitCode.success;
+  } catch (error) {
+    view.end();
+    say(`massgen: error: ${describeError(error)}\n`);
+    if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
+    return exitCodeForError(error);
+  } finally {
+    await executor?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,318 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isExampleRef, loadDotEnv, resolveExampleRef, type Env } from '../app/essentials.js';
+import { runBatch, type BatchExecutor, type BatchProgress, type BatchSummary } from '../batch/index.js';
+import { BatchResultLineSchema, type BatchResultLine } from '../batch/result-line.js';
+import { loadConfigFile } from '../config/index.js';
+import { accuracyCostChart } from './chart-svg.js';
+import { readDataset, type DatasetFormat } from './dataset.js';
+import { createJudgeScorer, JUDGE_RUBRIC, judgePrompt, type JudgeScorer } from './judge.js';
+import { reportMarkdown, type ReportHeader } from './report-markdown.js';
+import { BASELINE_NAMES, summarizeEval, type BaselineName, type EvalSummary } from './report.js';
+import { readRunFacts } from './run-facts.js';
+import { scoreQuestion, type QuestionRecord } from './score-questions.js';
+import {
+  bestOfNSamples,
+  gradeSeparate,
+  matchedMaxTokens,
+  ownMaxTokens,
+  sampleId,
+  separateSystems,
+  writeOneAgentConfig,
+  type PlannedCall,
+  type SeparateBaseline,
+  type SeparateSystem,
+} from './separate-baselines.js';
+import { localScorer, type Scorer, type ScorerName } from './scorers.js';
+
+/** Options of {@link runEval}. */
+export interface RunEvalOptions {
+  /** The team: a config path or `@examples/NAME`. */
+  config: string;
+  /** The dataset: JSON Lines (see `readDataset`). */
+  dataset: string;
+  scorer: ScorerName;
+  /** The folder for `results.jsonl`, the reports and the chart (created; reruns resume in it). */
+  output: string;
+  /** Default: every one (`single`, `majority`). */
+  baselines?: readonly BaselineName[];
+  /**
+   * Baselines run as calls of their own at the team's token budget (`single-call`, `best-of-n`);
+   * default none. Each is a resumable batch in `<output>/baselines/<kind>-<agent>/`.
+   */
+  separate?: readonly SeparateBaseline[];
+  /** Evaluate only the first N questions. */
+  samples?: number;
+  format?: DatasetFormat;
+  /** `numeric`: relative tolerance (default 1e-6). */
+  tolerance?: number;
+  /** `judge`: the config with the judge's model (default: the team's) and its agent (default: the first). */
+  judgeConfig?: string;
+  judgeAgent?: string;
+  cwd?: string;
+  env?: Env;
+  concurrency?: number;
+  maxCostUsd?: number;
+  redoErrors?: boolean;
+  signal?: AbortSignal;
+  /** Where the runs execute (default: this process); see `runBatch`. */
+  executor?: BatchExecutor;
+  onProgress?: (progress: BatchProgress) => void;
+  onNote?: (message: string) => void;
+}
+
+/** What {@link runEval} did. */
+export interface EvalOutcome {
+  batch: BatchSummary;
+  /** Null when the eval was interrupted (rerun the same command to resume). */
+  summary: EvalSummary | null;
+  files: { markdown: string; json: string; chart: string; results: string } | null;
+}
+
+/** The result lines by id (the last line of an id wins: `--redo-errors` appends). */
+function readResults(file: string): Map<string, BatchResultLine> {
+  const byId = new Map<string, BatchResultLine>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return byId;
+  }
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const parsed = BatchResultLineSchema.safeParse(JSON.parse(line));
+      if (parsed.success) byId.set(parsed.data.id, parsed.data);
+    } catch {
+      // A line cut off mid-write: the batch drops it when it opens the file again.
+    }
+  }
+  return byId;
+}
+
+/**
+ * Runs an eval: every question of the dataset through the team (a resumable `runBatch` into
+ * `<output>/results.jsonl`), then grades the team's final answers and — from each run's own
+ * `events.jsonl`, at no extra cost — every agent's first answer and their majority vote, and writes
+ * `eval-report.md`, `eval-report.json` and `eval-chart.svg` to `output`.
+ *
+ * @throws {ConfigError} for a malformed dataset line (named by its number), a bad config or judge.
+ */
+export async function runEval(options: RunEvalOptions): Promise<EvalOutcome> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? loadDotEnv(cwd);
+  const dataset = readDataset(options.dataset, {
+    cwd,
+    ...(options.format ? { format: options.format } : {}),
+    ...(options.samples === undefined ? {} : { limit: options.samples }),
+  });
+  const configFile = isExampleRef(options.config)
+    ? resolveExampleRef(options.config)
+    : path.resolve(cwd, options.config);
+  const agentIds = loadConfigFile(configFile, { env, cwd }).agents.map((a) => a.id);
+  const out = path.resolve(cwd, options.output);
+  const separate = separateSystems(options.separate ?? [], agentIds, out);
+  mkdirSync(out, { recursive: true });
+  const questions = path.join(out, 'questions.jsonl');
+  writeFileSync(
+    questions,
+    dataset.items
+      .map(
+        (item) =>
+          `${JSON.stringify({ id: item.id, question: item.prompt, attachments: item.attachments })}\n`,
+      )
+      .join(''),
+  );
+  let judge: JudgeScorer | null = null;
+  const scorer: Scorer =
+    options.scorer === 'judge'
+      ? (judge = await createJudgeScorer({
+          config: options.judgeConfig ?? options.config,
+          cwd,
+          env,
+          ...(options.judgeAgent ? { agentId: options.judgeAgent } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        }))
+      : localScorer(options.scorer, options.tolerance === undefined ? {} : { tolerance: options.tolerance });
+  try {
+    const results = path.join(out, 'results.jsonl');
+    const batch = await runBatch({
+      input: questions,
+      output: results,
+      config: configFile,
+      cwd,
+      env,
+      strict: true,
+      // The single-agent baselines come from each run's events.jsonl.
+      logging: true,
+      ...(options.redoErrors ? { redoErrors: true } : {}),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.executor ? { executor: options.executor } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.onNote ? { onNote: options.onNote } : {}),
+    });
+    if (batch.stoppedBy === 'interrupt') return { batch, summary: null, files: null };
+
+    const lines = readResults(results);
+    const records: QuestionRecord[] = [];
+    const answered: { item: (typeof dataset.items)[number]; record: QuestionRecord }[] = [];
+    for (const item of dataset.items) {
+      const line = lines.get(item.id);
+      if (!line) continue;
+      const record = await scoreQuestion(item, line, await readRunFacts(line.log_dir), scorer, agentIds);
+      records.push(record);
+      answered.push({ item, record });
+    }
+
+    // The separate-call baselines: one resumable batch each, after the team's (they need its tokens).
+    let spent = batch.costUsd;
+    for (const system of separate) {
+      mkdirSync(system.dir, { recursive: true });
+      const plan = planSeparate(system, answered, configFile, agentIds);
+      writeFileSync(
+        path.join(system.dir, 'questions.jsonl'),
+        [...plan.values()]
+          .flat()
+          .map(
+            (c) =>
+              `${JSON.stringify({ id: c.id, question: c.question, attachments: c.attachments, config: c.config })}\n`,
+          )
+          .join(''),
+      );
+      const remaining =
+        options.maxCostUsd === undefined ? undefined : Math.max(0, options.maxCostUsd - spent);
+      const sub = await runBatch({
+        input: path.join(system.dir, 'questions.jsonl'),
+        output: path.join(system.dir, 'results.jsonl'),
+        cwd,
+        env,
+        strict: true,
+        logging: false,
+        ...(options.redoErrors ? { redoErrors: true } : {}),
+        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+        ...(remaining === undefined ? {} : { maxCostUsd: remaining }),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onNote ? { onNote: options.onNote } : {}),
+      });
+      spent += sub.costUsd;
+      if (sub.stoppedBy === 'interrupt') return { batch, summary: null, files: null };
+      if (sub.notRun > 0) {
+        batch.notRun += sub.notRun;
+        options.onNote?.(
+          `${system.name}: ${sub.notRun} calls not made (the cost limit); they count as wrong`,
+        );
+      }
+      const subLines = readResults(path.join(system.dir, 'results.jsonl'));
+      for (const { item, record } of answered)
+        (record.baselines ??= {})[system.name] = await gradeSeparate(
+          system,
+          item,
+          plan.get(item.id) ?? [],
+          subLines,
+          scorer,
+        );
+    }
+    const baselines = options.baselines ?? BASELINE_NAMES;
+    const summary = summarizeEval(records, agentIds, baselines, separate);
+    const header: ReportHeader = {
+      dataset: options.dataset,
+      config: options.config,
+      scorer:
+        options.scorer === 'numeric' ? `numeric (tolerance ${options.tolerance ?? 1e-6})` : options.scorer,
+      total: dataset.items.length,
+      ...(judge
+        ? {
+            judge: {
+              model: judge.model,
+              rubric: JUDGE_RUBRIC,
+              promptTemplate: judgePrompt({ prompt: '{question}', answer: '{reference}' }, '{answer}'),
+              calls: judge.calls(),
+              tokens: judge.usage().inputTokens + judge.usage().outputTokens,
+            },
+          }
+        : {}),
+    };
+    const files = {
+      markdown: path.join(out, 'eval-report.md'),
+      json: path.join(out, 'eval-report.json'),
+      chart: path.join(out, 'eval-chart.svg'),
+      results,
+    };
+    writeFileSync(files.markdown, reportMarkdown(header, summary));
+    writeFileSync(
+      files.json,
+      `${JSON.stringify(
+        {
+          ...header,
+          agents: agentIds,
+          baselines,
+          separateBaselines: separate.map((s) => ({ name: s.name, kind: s.kind, agent: s.agent })),
+          summary,
+          questions: records,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    writeFileSync(
+      files.chart,
+      accuracyCostChart(summary.systems, `Accuracy against cost — ${summary.questions} questions`),
+    );
+    return { batch, summary, files };
+  } finally {
+    await judge?.close();
+  }
+}
+
+/**
+ * The calls of a separate baseline per question, their one-agent configs written: `single-call` one
+ * call with `max_tokens` = the team's tokens on the question; `best-of-n` N samples (see
+ * `bestOfNSamples`), each with an N-th of them.
+ */
+function planSeparate(
+  system: SeparateSystem,
+  answered: readonly {
+    item: { id: string; prompt: string; attachments: string[] };
+    record: QuestionRecord;
+  }[],
+  configFile: string,
+  agentIds: readonly string[],
+): Map<string, PlannedCall[]> {
+  const agentIndex = agentIds.indexOf(system.agent);
+  const own = ownMaxTokens(configFile, agentIndex);
+  const plan = new Map<string, PlannedCall[]>();
+  const written = new Map<string, string>();
+  for (const { item, record } of answered) {
+    const teamTokens = record.team.tokens;
+    const n =
+      system.kind === 'single-call'
+        ? 1
+        : bestOfNSamples(
+            teamTokens,
+            record.logs ? (record.agents[system.agent]?.tokens ?? null) : null,
+            agentIds.length,
+          );
+    const maxTokens = matchedMaxTokens(teamTokens, n, own);
+    // One config per distinct max_tokens (named by it, so a rerun writes the same files).
+    const key = String(maxTokens ?? 'own');
+    let config = written.get(key);
+    if (!config) {
+      config = path.join(system.dir, 'configs', `max-tokens-${key}.json`);
+      writeOneAgentConfig(configFile, agentIndex, maxTokens, config);
+      written.set(key, config);
+    }
+    plan.set(
+      item.id,
+      Array.from({ length: n }, (_, k) => ({
+        id: sampleId(item.id, k + 1, system.kind),
+        question: item.prompt,
+        attachments: item.attachments,
+        config: config as string,
+        maxTokens,
+      })),
+    );
+  }
+  return plan;
+}

@@ -1,0 +1,63 @@
+import { stat } from 'node:fs/promises';
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import {
+  AnswerNowRequestSchema,
+  SteeringMessageRequestSchema,
+  type ApiErrorBody,
+  type SteeringResponse,
+} from '../../types/web-api.js';
+import { pastRunDir } from './history.js';
+import type { RunHub, SteeringReply } from './run-hub.js';
+
+/**
+ * Steering a live run from the web (docs/web.md): `POST /api/runs/:id/messages` and
+ * `POST /api/runs/:id/answer-now`. They pass the app's request guard like every state-changing route
+ * (JSON content type, token, Origin). Both answer 202 when the run took the request; 404 for an
+ * unknown run, 409 for one that is over (a past run from the logs too), 400 for a bad body or an
+ * unknown agent (the error names the known ids).
+ */
+
+async function parse<T>(c: Context, schema: z.ZodType<T>): Promise<{ value: T } | { error: string }> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    return { error: 'the request body is not JSON' };
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const key = issue?.path.join('.') ?? '';
+  return { error: `${key === '' ? 'request body' : `"${key}"`}: ${issue?.message ?? 'invalid'}` };
+}
+
+export function registerSteeringRoutes(app: Hono, hub: RunHub, cwd: string): void {
+  /** A run the hub does not hold may still be a past one (over: 409), else it is unknown (404). */
+  const reply = async (c: Context, id: string, result: SteeringReply) => {
+    if (result.status === 202)
+      return c.json(
+        (result.seq === undefined ? { ok: true } : { seq: result.seq }) satisfies SteeringResponse,
+        202,
+      );
+    const past = result.status === 404 ? pastRunDir(cwd, id) : null;
+    if (past && (await stat(past).catch(() => null))?.isDirectory())
+      return c.json({ error: `run "${id}" is over` } satisfies ApiErrorBody, 409);
+    return c.json({ error: result.error } satisfies ApiErrorBody, result.status);
+  };
+
+  app.post('/api/runs/:id/messages', async (c) => {
+    const id = c.req.param('id');
+    const parsed = await parse(c, SteeringMessageRequestSchema);
+    if ('error' in parsed) return c.json({ error: parsed.error }, 400);
+    const { text, agentId } = parsed.value;
+    return reply(c, id, hub.steer(id, { text, ...(agentId === undefined ? {} : { agentId }) }));
+  });
+
+  app.post('/api/runs/:id/answer-now', async (c) => {
+    const id = c.req.param('id');
+    const parsed = await parse(c, AnswerNowRequestSchema);
+    if ('error' in parsed) return c.json({ error: parsed.error }, 400);
+    return reply(c, id, hub.answerNow(id));
+  });
+}

@@ -1,0 +1,227 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ToolDefinition } from '../../types/messages.js';
+import type { ToolContext, ToolResult } from '../../types/tool.js';
+import { trackProcessTree } from '../../util/child-reaper.js';
+import { bwrapArgs, type SandboxLayout } from '../execute-command/sandbox.js';
+import { scrubEnv } from '../execute-command/scrub-env.js';
+import type { ToolProvider } from '../tool-provider.js';
+import { COMPUTER_TOOLS, parseComputerCall, type ComputerCall } from './definitions.js';
+import { startXvfb, type VirtualDisplay } from './xvfb.js';
+import { decodeXwd, encodePng } from './xwd-png.js';
+
+/** Options of {@link createComputerToolProvider}. */
+export interface ComputerToolOptions {
+  /** The agent's workspace (absolute): screenshots go to `.computer/screenshots/` in it. */
+  workspace: string;
+  width: number;
+  height: number;
+  /** The programs used: Xvfb and xdotool (absolute paths, found on PATH by the caller). */
+  xvfb: string;
+  xdotool: string;
+  /** The caller's environment; launched programs get a scrubbed copy plus `DISPLAY` and `XAUTHORITY`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where `computer_launch` runs programs: in bubblewrap with the agent's layout and only this
+   * display's socket and cookie added; `'unsandboxed'` directly (the agent's commands run unconfined
+   * anyway: `execution_mode: local`); null: not at all (no sandbox on this machine).
+   */
+  sandbox: { bwrap: string; layout: (phase: ToolContext['phase']) => SandboxLayout } | 'unsandboxed' | null;
+}
+
+/** Where the display's socket and cookie appear inside the sandbox (its private `/tmp`). */
+const SANDBOX_AUTHORITY = '/tmp/.massgen-Xauthority';
+/** Longest `computer_wait` waits for a window. */
+const MAX_WAIT_SECONDS = 60;
+
+/** Runs xdotool (or another fixed program) with an argument list — never a shell — and returns its stdout. */
+function run(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, [...args], { env, signal, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${path.basename(file)} failed: ${stderr.trim() || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/**
+ * `tools: { computer }`: one agent's virtual desktop — an Xvfb display started with the run, driven
+ * with xdotool — and the `computer_*` tools over it. xdotool runs outside the sandbox with fixed
+ * argument lists; programs the agent launches run inside it, seeing only this display.
+ */
+export function createComputerToolProvider(options: ComputerToolOptions): ToolProvider {
+  let display: VirtualDisplay | null = null;
+  let failure: string | null = null;
+  let shots = 0;
+  const launched = new Map<number, () => void>();
+  const xenv = (): NodeJS.ProcessEnv => ({
+    PATH: options.env.PATH ?? '/usr/bin:/bin',
+    DISPLAY: display!.display,
+    XAUTHORITY: display!.authority,
+  });
+  const xdotool = (args: string[], signal: AbortSignal) => run(options.xdotool, args, xenv(), signal);
+
+  async function screenshot(): Promise<ToolResult> {
+    const image = decodeXwd(await readFile(display!.framebuffer));
+    shots += 1;
+    const relative = path.posix.join('.computer', 'screenshots', `${String(shots).padStart(3, '0')}.png`);
+    await mkdir(path.join(options.workspace, '.computer', 'screenshots'), { recursive: true });
+    await writeFile(path.join(options.workspace, relative), encodePng(image));
+    return {
+      content: JSON.stringify({ screenshot: relative, width: image.width, height: image.height }),
+    };
+  }
+
+  function launch(command: string, phase: ToolContext['phase']): ToolResult {
+    const env: Record<string, string> = {
+      ...scrubEnv(options.env, { home: options.workspace, tmpdir: path.join(options.workspace, '.tmp') }),
+      DISPLAY: display!.display,
+    };
+    let file: string;
+    let args: string[];
+    if (options.sandbox === null)
+      return {
+        content:
+          'computer_launch is not available: this machine has no sandbox (bubblewrap) to run programs in',
+        isError: true,
+      };
+    if (options.sandbox !== 'unsandboxed') {
+      const layout = options.sandbox.layout(phase);
+      file = options.sandbox.bwrap;
+      args = [
+        ...bwrapArgs({
+          ...layout,
+          network: false,
+          privateTmp: true,
+          mounts: [
+            ...(layout.mounts ?? []),
+            { source: display!.socket, target: display!.socket },
+            { source: display!.authority, target: SANDBOX_AUTHORITY },
+          ],
+        }),
+        '/bin/sh',
+        '-c',
+        command,
+      ];
+      env.XAUTHORITY = SANDBOX_AUTHORITY;
+      env.TMPDIR = '/tmp';
+    } else {
+      file = '/bin/sh';
+      args = ['-c', command];
+      env.XAUTHORITY = display!.authority;
+    }
+    const child = spawn(file, args, { cwd: options.workspace, env, stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    if (child.pid === undefined) return { content: `could not start: ${command}`, isError: true };
+    const pid = child.pid;
+    launched.set(pid, trackProcessTree(pid, null));
+    child.once('exit', () => {
+      launched.get(pid)?.();
+      launched.delete(pid);
+    });
+    return {
+      content: `started on the desktop (${display!.display}), process ${pid}${options.sandbox === 'unsandboxed' ? '' : ', in the sandbox'}: take a screenshot to see it (computer_wait waits for its window)`,
+    };
+  }
+
+  async function perform(call: ComputerCall, context: ToolContext): Promise<ToolResult> {
+    const { signal } = context;
+    switch (call.tool) {
+      case 'computer_screenshot':
+        return screenshot();
+      case 'computer_move':
+        await xdotool(['mousemove', '--sync', String(call.x), String(call.y)], signal);
+        return { content: `pointer at ${call.x},${call.y}` };
+      case 'computer_click': {
+        const button = { left: '1', middle: '2', right: '3' }[call.button];
+        await xdotool(
+          [
+            'mousemove',
+            '--sync',
+            String(call.x),
+            String(call.y),
+            'click',
+            '--repeat',
+            String(call.clicks),
+            button,
+          ],
+          signal,
+        );
+        return {
+          content: `${call.button}-clicked at ${call.x},${call.y}${call.clicks > 1 ? ` ×${call.clicks}` : ''}`,
+        };
+      }
+      case 'computer_type':
+        await xdotool(['type', '--delay', '12', '--', call.text], signal);
+        return { content: `typed ${call.text.length} characters` };
+      case 'computer_key':
+        await xdotool(['key', '--', ...call.keys], signal);
+        return { content: `pressed ${call.keys.join(' ')}` };
+      case 'computer_launch':
+        return launch(call.command, context.phase);
+      case 'computer_wait': {
+        const timeout = AbortSignal.timeout(call.timeout_seconds * 1000);
+        try {
+          const ids = await xdotool(
+            ['search', '--sync', '--onlyvisible', '--name', call.window],
+            AbortSignal.any([signal, timeout]),
+          );
+          return { content: `window "${call.window}" is shown (${ids.trim().split('\n').length} match)` };
+        } catch (error) {
+          if (timeout.aborted && !signal.aborted)
+            return {
+              content: `no window named "${call.window}" within ${call.timeout_seconds} s`,
+              isError: true,
+            };
+          throw error;
+        }
+      }
+    }
+  }
+
+  return {
+    name: 'computer',
+    async start() {
+      try {
+        display = await startXvfb({ xvfb: options.xvfb, width: options.width, height: options.height });
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+      }
+    },
+    // Offered even when Xvfb failed to start: every call then says why, in the transcript.
+    tools(): readonly ToolDefinition[] {
+      return COMPUTER_TOOLS(options.width, options.height, MAX_WAIT_SECONDS);
+    },
+    async call(name, args, context) {
+      if (!display)
+        return { content: `the virtual desktop is not running: ${failure ?? 'not started'}`, isError: true };
+      const parsed = parseComputerCall(name, args, {
+        width: options.width,
+        height: options.height,
+        maxWait: MAX_WAIT_SECONDS,
+      });
+      if (typeof parsed === 'string') return { content: parsed, isError: true };
+      return perform(parsed, context);
+    },
+    async close() {
+      for (const [pid, untrack] of launched) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+        untrack();
+      }
+      launched.clear();
+      const current = display;
+      display = null;
+      await current?.stop();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export { createComputerToolProvider, type ComputerToolOptions } from './computer-tool-provider.js';
+export { COMPUTER_TOOL_NAMES } from './definitions.js';
+export { startXvfb, type VirtualDisplay } from './xvfb.js';
+export { decodeXwd, encodePng, type RgbImage } from './xwd-png.js';

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * The permission engine's and the change review's part of the run event stream (docs/permissions.md):
+ * every decision on a tool call when the run has permission rules or holds calls for approval (the
+ * log writer appends each to `permissions.jsonl`, the audit ledger), and the winner's changes to a
+ * `write_mode: worktree` context path — proposed for review, then applied. Joined into
+ * `RunEventSchema` in events.ts.
+ */
+
+const base = {
+  runId: z.string(),
+  seq: z.number().int().nonnegative(),
+  ts: z.number(),
+};
+const agentBase = { ...base, agentId: z.string() };
+
+/** One permission rule, as decisions and questions name it. */
+export const PermissionRuleRefSchema = z.object({
+  /** Where it is written: `permissions[2]` (team-wide) or `agents[0].permissions[1]`. */
+  label: z.string(),
+  /** Its position in that list, from 0. */
+  index: z.int().nonnegative(),
+  scope: z.enum(['agent', 'team']),
+  action: z.enum(['allow', 'ask', 'deny']),
+  /** The rule in one line, e.g. `deny write_file path=secrets/**`. */
+  text: z.string(),
+});
+export type PermissionRuleRef = z.infer<typeof PermissionRuleRefSchema>;
+
+/**
+ * Who decided: a permission `rule`, the fixed `guard` (the command deny-list, the path checks), the
+ * `default` (no rule matched and calls run without asking), a person at the `terminal`, in the `web`
+ * UI or through the `file` handshake, the `timeout` of an unanswered question, the library `caller`,
+ * or `none` (nobody could be asked).
+ */
+export const DecisionSourceSchema = z.enum([
+  'rule',
+  'guard',
+  'default',
+  'terminal',
+  'web',
+  'file',
+  'timeout',
+  'caller',
+  'none',
+]);
+export type DecisionSource = z.infer<typeof DecisionSourceSchema>;
+
+/** The final word on one tool call: it ran, or it was refused (the model saw the reason). */
+export const ToolPermissionDecidedSchema = z.object({
+  ...agentBase,
+  type: z.literal('tool.permission.decided'),
+  phase: z.enum(['coordination', 'presentation']),
+  callId: z.string(),
+  toolName: z.string(),
+  /** As the model gave them, with the run's secrets masked. */
+  arguments: z.unknown(),
+  decision: z.enum(['allow', 'deny']),
+  by: DecisionSourceSchema,
+  /** The rule that matched, when one did. */
+  rule: PermissionRuleRefSchema.optional(),
+  reason: z.string().optional(),
+});
+
+/** One hunk of a file's diff: its `@@ … @@` header and its lines (with their ` `, `+`, `-` marks). */
+export const ChangeHunkSchema = z.object({ header: z.string(), lines: z.string() });
+
+export const ChangedFileSchema = z.object({
+  /** Relative to the context path. */
+  path: z.string(),
+  status: z.enum(['added', 'modified', 'deleted']),
+  binary: z.boolean(),
+  additions: z.int().nonnegative(),
+  deletions: z.int().nonnegative(),
+  hunks: z.array(ChangeHunkSchema),
+});
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+
+/** The winner's changes to one isolated context path, waiting for review (or applied at once). */
+export const ChangesProposedSchema = z.object({
+  ...agentBase,
+  type: z.literal('changes.proposed'),
+  /** Answer `respondToReview` (or the web UI, the file handshake) with this id. */
+  reviewId: z.string(),
+  /** The user's folder the changes are for. */
+  contextPath: z.string(),
+  /** `worktree`: a git worktree of the user's repository; `copy`: a copy of a folder outside git. */
+  isolation: z.enum(['worktree', 'copy']),
+  /** The winner's branch (`massgen/<run>/<agent>`), for a git worktree. */
+  branch: z.string().nullable(),
+  files: z.array(ChangedFileSchema),
+  /** The whole patch in the log folder (unmasked, for `git apply`), when logging is on. */
+  diffFile: z.string().nullable(),
+  /** True while the run waits for someone to choose which files to apply. */
+  awaitingReview: z.boolean(),
+});
+
+/** What became of a proposal: files applied (some with conflict markers), failed or left out. */
+export const ChangesAppliedSchema = z.object({
+  ...agentBase,
+  type: z.literal('changes.applied'),
+  reviewId: z.string(),
+  contextPath: z.string(),
+  /**
+   * Who chose: `default` (no review asked: everything applied), `flag` (`--review=all|none`), a person
+   * at the `terminal`, in the `web` UI or through the `file` handshake, the library `caller`, the
+   * `timeout` of an unanswered review, or `cancelled`.
+   */
+  by: z.enum(['default', 'flag', 'terminal', 'web', 'file', 'caller', 'timeout', 'cancelled']),
+  /** Applied cleanly. */
+  applied: z.array(z.string()),
+  /** Applied with git's three-way merge, leaving conflict markers to resolve. */
+  conflicts: z.array(z.string()),
+  failed: z.array(z.object({ path: z.string(), message: z.string() })),
+  /** Not chosen. */
+  skipped: z.array(z.string()),
+});
+
+export const permissionEventSchemas = [
+  ToolPermissionDecidedSchema,
+  ChangesProposedSchema,
+  ChangesAppliedSchema,
+] as const;

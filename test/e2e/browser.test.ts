@@ -1,0 +1,204 @@
+/**
+ * `tools: { browser: … }` through the built CLI: scripted agents drive real Chromium against pages the
+ * test serves on 127.0.0.1 — a form filled and its result answered with, allowed_origins refusing
+ * another origin, cookies kept apart per agent, a download and a screenshot landing in the workspace —
+ * and no browser process outlives the run.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../../src/tools/browser/index.js';
+import type { RunEvent } from '../../src/types/events.js';
+import { startPages } from '../fixtures/browser/pages.js';
+import {
+  agentEntry,
+  agentOf,
+  makeWorkdir,
+  onlyLogDir,
+  persona,
+  readEvents,
+  runCli,
+  startCli,
+  toolNames,
+  useFakeServer,
+  votableIds,
+  waitFor,
+  writeConfig,
+} from './cli-harness.js';
+
+const chromium = findChromium(process.env.PATH);
+
+/** Live Chromium processes whose command line names a path under `dir`. */
+function browsersUnder(dir: string): string[] {
+  return execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`--massgen-workspace=${dir}`) && !line.trimStart().startsWith('Z'));
+}
+
+/** Every file under `dir` named `name` (the workspace's place depends on the run's layout). */
+function findFiles(dir: string, name: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((p) => path.basename(p) === name)
+    .map((p) => path.join(dir, p));
+}
+
+describe.skipIf(chromium === null)(
+  `the browser tools through the CLI${chromium === null ? ' (skipped: no chromium on PATH)' : ''}`,
+  () => {
+    const fake = useFakeServer();
+    let pages: Awaited<ReturnType<typeof startPages>>;
+    let other: Awaited<ReturnType<typeof startPages>>;
+    beforeAll(async () => {
+      [pages, other] = await Promise.all([startPages(), startPages()]);
+    });
+    afterAll(async () => {
+      await Promise.all([pages?.close(), other?.close()]);
+    });
+
+    it('an agent fills a form and answers with the result; another origin is refused; cookies, screenshots and downloads stay per agent', async () => {
+      const cwd = makeWorkdir();
+      const plans: Record<string, { name: string; arguments: Record<string, unknown> }[]> = {
+        a: [
+          { name: 'browser_navigate', arguments: { url: `${pages.origin}/` } },
+          {
+            name: 'browser_type',
+            arguments: { target: 'role=textbox[name="Your name"]', text: 'Ada', submit: true },
+          },
+          { name: 'browser_screenshot', arguments: {} },
+          { name: 'browser_navigate', arguments: { url: `${pages.origin}/set?v=lemon` } },
+          { name: 'browser_navigate', arguments: { url: `${pages.origin}/cookie` } },
+          { name: 'browser_navigate', arguments: { url: `${pages.origin}/files` } },
+          { name: 'browser_download', arguments: { target: 'text=Get the report' } },
+        ],
+        b: [
+          { name: 'browser_navigate', arguments: { url: `${other.origin}/` } },
+          { name: 'browser_navigate', arguments: { url: `${pages.origin}/set?v=mint` } },
+          { name: 'browser_navigate', arguments: { url: `${pages.origin}/cookie` } },
+        ],
+      };
+      // Each agent makes its calls one per step, then answers with what it read, then votes (for a —
+      // agent1 — once its answer is there).
+      const done = new Map<string, number>();
+      const answered = new Map<string, string>();
+      fake.server.setHandler((body, _index, view) => {
+        const id = agentOf(body) ?? 'unknown';
+        if (!toolNames(body).includes('new_answer')) return { text: `Final from ${id}: ${answered.get(id)}` };
+        if (answered.has(id)) {
+          const votable = votableIds(body);
+          const target = votable.includes('agent1') ? 'agent1' : votable[0]!;
+          return {
+            toolCalls: [{ name: 'vote', arguments: { agent_id: target, reason: 'it read the page' } }],
+          };
+        }
+        const step = done.get(id) ?? 0;
+        done.set(id, step + 1);
+        const call = plans[id]?.[step];
+        if (call) return { toolCalls: [call] };
+        const greeting = /Hello, \w+! Code \d+\./.exec(view.text)?.[0] ?? 'no greeting';
+        answered.set(id, greeting);
+        return { toolCalls: [{ name: 'new_answer', arguments: { content: `${id}: ${greeting}` } }] };
+      });
+      writeConfig(cwd, {
+        agents: ['a', 'b'].map((id) =>
+          agentEntry(id, fake.server.url, {
+            system_message: persona(id),
+            backend: { cwd: `ws_${id}`, tool_timeout_seconds: 120 },
+          }),
+        ),
+        tools: { browser: { allowed_origins: [pages.origin] } },
+      });
+      const result = await runCli(['--config', 'config.yaml', '--no-display', 'Greet Ada'], {
+        cwd,
+        timeoutMs: 180_000,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Final from a: Hello, Ada! Code 4217.');
+      // The terminal shows each browser action as a tool call with its target.
+      expect(result.stdout).toContain(`⚙ browser_navigate {"url":"${pages.origin}/"}`);
+      expect(result.stdout).toContain(
+        '⚙ browser_type {"target":"role=textbox[name=\\"Your name\\"]","text":"Ada"',
+      );
+
+      const events = readEvents(onlyLogDir(cwd)) as RunEvent[];
+      const finished = events.filter(
+        (e): e is Extract<RunEvent, { type: 'tool.call.finished' }> => e.type === 'tool.call.finished',
+      );
+      const started = events.filter(
+        (e): e is Extract<RunEvent, { type: 'tool.call.started' }> => e.type === 'tool.call.started',
+      );
+      // The log keeps each action with its target, so a replay shows what the agent did.
+      expect(started.filter((e) => e.agentId === 'a').map((e) => e.arguments)).toContainEqual({
+        url: `${pages.origin}/`,
+      });
+      const results = (agent: string, tool: string) =>
+        finished.filter((e) => e.agentId === agent && e.toolName === tool);
+      expect(results('b', 'browser_navigate')[0]).toMatchObject({
+        isError: true,
+        result: `browser_navigate failed: Navigation refused: ${other.origin} is not in allowed_origins (allowed: ${pages.origin}).`,
+      });
+      const cookies = (agent: string) =>
+        results(agent, 'browser_navigate')
+          .map((e) => /cookie: ([^\n"]*)/.exec(e.result)?.[1])
+          .filter(Boolean);
+      expect(cookies('a')).toEqual(['flavour=lemon']);
+      expect(cookies('b')).toEqual(['flavour=mint']);
+
+      const shot = results('a', 'browser_screenshot')[0]!;
+      expect(shot.result).toMatch(/^screenshot: screenshots\/001\.png\n/);
+      const pngs = findFiles(cwd, '001.png').filter((p) => p.includes('ws_a'));
+      expect(pngs.length).toBeGreaterThan(0);
+      expect(fs.readFileSync(pngs[0]!).subarray(1, 4).toString()).toBe('PNG');
+      const download = results('a', 'browser_download')[0]!;
+      expect(download.isError).toBe(false);
+      const csv = findFiles(cwd, /downloads\/(\S+)/.exec(download.result)![1]!).filter((p) =>
+        p.includes('ws_a'),
+      );
+      expect(csv.length).toBeGreaterThan(0);
+      expect(fs.readFileSync(csv[0]!, 'utf8')).toContain('Oslo,42');
+
+      expect(browsersUnder(cwd)).toEqual([]);
+    });
+
+    it('Ctrl-C while the browser is open closes it', async () => {
+      const cwd = makeWorkdir();
+      const opened = new Set<string>();
+      // Each agent opens a page, then its next model call never answers.
+      fake.server.setHandler((body) => {
+        const id = agentOf(body) ?? 'unknown';
+        if (opened.has(id)) return { hang: true };
+        opened.add(id);
+        return { toolCalls: [{ name: 'browser_navigate', arguments: { url: `${pages.origin}/` } }] };
+      });
+      writeConfig(cwd, {
+        agents: ['a', 'b'].map((id) =>
+          agentEntry(id, fake.server.url, { system_message: persona(id), backend: { cwd: `ws_${id}` } }),
+        ),
+        tools: { browser: true },
+      });
+      const running = startCli(['--config', 'config.yaml', '--no-display', 'q'], { cwd, timeoutMs: 120_000 });
+      await waitFor(() => fake.server.requests.length >= 4, 90_000, 'the model calls after browsing');
+      expect(browsersUnder(cwd).length).toBeGreaterThan(0);
+      running.child.kill('SIGINT');
+      const result = await running.result;
+      expect(result.code).toBe(130);
+      expect(browsersUnder(cwd)).toEqual([]);
+    });
+
+    it('an agent without a workspace is a configuration error before any agent starts', async () => {
+      const cwd = makeWorkdir();
+      writeConfig(cwd, {
+        agents: [agentEntry('a', fake.server.url)],
+        tools: { browser: true },
+      });
+      const result = await runCli(['--config', 'config.yaml', '--no-display', 'Hi'], {
+        cwd,
+        timeoutMs: 60_000,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('tools.browser: agent "a" has no workspace');
+      expect(fake.server.requests.length).toBe(0);
+    });
+  },
+);

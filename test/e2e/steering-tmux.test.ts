@@ -1,0 +1,167 @@
+/**
+ * Steering from the live view in a real terminal: the BUILT CLI runs in a detached 80x30 tmux session
+ * against the fake OpenAI-compatible server in this process (see interactive-tmux.test.ts). `m`, a
+ * typed line and Enter send a message the model then reads; the final answer's Markdown is rendered
+ * (no raw `##` or `**` on screen).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gate } from '../../src/testing/scripted-backend.js';
+import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
+import {
+  CLI_BIN,
+  agentEntry,
+  agentOf,
+  convergingHandler,
+  logDirs,
+  makeWorkdir,
+  persona,
+  toolNames,
+  waitFor,
+  writeConfig,
+  useFakeServer,
+} from './cli-harness.js';
+
+const tmuxVersion = ((): string | null => {
+  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  return probe.status === 0 ? probe.stdout.trim() : null;
+})();
+
+const fake = useFakeServer();
+const MESSAGE = 'Please answer in French.';
+const FINAL = '## Résumé\n\n**Paris** est la *capitale*.\n\n- premier point\n- second point\n';
+const bodyText = (body: FakeChatRequestBody): string => JSON.stringify(body.messages ?? []);
+
+/** A private tmux server (socket in `dir`); the user's sessions are never touched. */
+function tmuxServer(dir: string) {
+  const socket = path.join(dir, 'tmux.sock');
+  const tmux = (...args: string[]): string => {
+    const run = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${run.stderr}`);
+    return run.stdout;
+  };
+  return {
+    start: (name: string, command: string) =>
+      tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '30', command),
+    keys: (name: string, ...keys: string[]) => tmux('send-keys', '-t', name, ...keys),
+    type: (name: string, text: string) => tmux('send-keys', '-t', name, '-l', text),
+    screen: (name: string): string => {
+      try {
+        return tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
+      } catch {
+        return '';
+      }
+    },
+    kill: () => spawnSync('tmux', ['-S', socket, 'kill-server']),
+  };
+}
+
+/** Runs the CLI with a clean environment, recording its exit code in `exit_code`. */
+function writeWrapper(cwd: string): string {
+  const script = path.join(cwd, 'massgen.sh');
+  const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(
+    script,
+    [
+      '#!/bin/sh',
+      `cd ${q(cwd)}`,
+      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
+      `echo $? > ${q(path.join(cwd, 'exit_code'))}`,
+      // Keeps the pane (and its last screen) after the CLI exits.
+      'sleep 600',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return script;
+}
+
+/** The run's events so far, from its log's journal. */
+function journal(cwd: string): { type: string }[] {
+  const dir = logDirs(cwd)[0];
+  const file = dir ? path.join(dir, 'events.jsonl') : '';
+  if (!dir || !fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as { type: string }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+describe('steering from the live view', () => {
+  it.skipIf(tmuxVersion === null)(
+    `m sends a message the model reads next; the final answer's Markdown is rendered (${tmuxVersion ?? 'skipped: tmux is not on PATH'})`,
+    async () => {
+      const cwd = makeWorkdir();
+      writeConfig(cwd, {
+        agents: ['alpha', 'beta'].map((id) =>
+          agentEntry(id, fake.server.url, { system_message: persona(id) }),
+        ),
+        timeout_settings: { agent_turn_timeout_seconds: 60, orchestrator_timeout_seconds: 120 },
+      });
+      const sent = gate();
+      const held = new Set<string>();
+      fake.server.setHandler(async (body) => {
+        const id = agentOf(body) ?? '?';
+        // Each agent's first call waits until the message is in; the presentation is Markdown.
+        if (!held.has(id)) {
+          held.add(id);
+          await sent.wait();
+        }
+        if (!toolNames(body).includes('new_answer')) return { text: FINAL, chunkSize: 9 };
+        return convergingHandler(body);
+      });
+      const wrapper = writeWrapper(cwd);
+      const tmux = tmuxServer(cwd);
+      try {
+        tmux.start('run', `${wrapper} --config config.yaml "Capital of France?"`);
+        await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model');
+        await waitFor(() => tmux.screen('run').includes('m message'), 60_000, 'the key hints');
+        // The footer fits 80 columns with the steering keys in it.
+        const hints =
+          tmux
+            .screen('run')
+            .split('\n')
+            .find((l) => l.includes('m message')) ?? '';
+        expect(hints).toContain('a answer now');
+        expect(hints).toContain('q cancel');
+        tmux.keys('run', 'm');
+        await waitFor(() => tmux.screen('run').includes('✉ to every agent ›'), 60_000, 'the message input');
+        tmux.type('run', MESSAGE);
+        tmux.keys('run', 'Enter');
+        await waitFor(
+          () => journal(cwd).some((e) => e.type === 'human.message'),
+          60_000,
+          'the run to take it',
+        );
+        sent.open();
+        await waitFor(() => fs.existsSync(path.join(cwd, 'exit_code')), 90_000, 'the run to end');
+        expect(fs.readFileSync(path.join(cwd, 'exit_code'), 'utf8').trim()).toBe('0');
+
+        // The models read it in their next requests.
+        const bodies = fake.server.requests.map((r) => r.body as FakeChatRequestBody);
+        for (const id of ['alpha', 'beta']) {
+          const later = bodies.filter((b) => agentOf(b) === id).slice(1);
+          expect(later.some((b) => bodyText(b).includes(MESSAGE))).toBe(true);
+        }
+        const screen = tmux.screen('run');
+        expect(screen).toContain('Résumé');
+        expect(screen).toContain('Paris est la capitale.');
+        expect(screen).toContain('• premier point');
+        expect(screen).not.toMatch(/## Résumé|\*\*Paris\*\*|\*capitale\*/);
+      } finally {
+        tmux.kill();
+      }
+    },
+    // Generous: a loaded 2-core machine may take a while to draw the live view and take the keys.
+    300_000,
+  );
+});
