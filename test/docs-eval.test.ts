@@ -3,19 +3,16 @@
  * 8123, `massgen` being this package's built CLI) and prints the table the page shows, its dataset
  * example parses, and every option its table names is one `massgen eval` takes.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readDataset } from '../src/eval/index.js';
-import { freePort, waitFor } from './e2e/cli-harness.js';
+import { ROOT, codeBlocks, readDoc, runDocSession } from './support/doc-session.js';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const page = readFileSync(path.join(root, 'docs', 'eval.md'), 'utf8');
-const blocks = (lang: string) =>
-  [...page.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1] as string);
+const page = readDoc('eval.md');
+const blocks = (lang: string) => codeBlocks(page, lang);
 
 describe('docs/eval.md', () => {
   it('the session runs as written and prints the table shown', async () => {
@@ -23,30 +20,7 @@ describe('docs/eval.md', () => {
     const session = blocks('bash')[1] as string;
     const shown = blocks('text').find((b) => b.startsWith('Eval:')) as string;
     expect(session).toContain('massgen eval --config team.yaml');
-    const cwd = mkdtempSync(path.join(tmpdir(), 'massgen-docs-eval-'));
-    const bin = path.join(cwd, 'bin');
-    mkdirSync(bin);
-    mkdirSync(path.join(cwd, 'node_modules'));
-    writeFileSync(
-      path.join(bin, 'massgen'),
-      `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, 'bin', 'massgen.js')}" "$@"\n`,
-    );
-    chmodSync(path.join(bin, 'massgen'), 0o755);
-    symlinkSync(root, path.join(cwd, 'node_modules', 'massgen'), 'dir');
-    const port = String(await freePort());
-    writeFileSync(path.join(cwd, 'fake-model.mjs'), (model as string).replaceAll('8123', port));
-    const env = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: cwd };
-    const fake = spawn(process.execPath, ['fake-model.mjs'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    fake.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    try {
-      await waitFor(() => out.includes('scripted model on'), 30_000, 'the scripted model');
-      const run = spawnSync('bash', ['-e', '-c', session.replaceAll('8123', port)], {
-        cwd,
-        env,
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
+    await runDocSession({ model: model as string, session, prefix: 'massgen-docs-eval-' }, (run, cwd) => {
       expect(run.status, run.stderr).toBe(0);
       const table = shown.split('\n').filter((l) => l.startsWith('  '));
       expect(table).toHaveLength(5);
@@ -59,10 +33,7 @@ describe('docs/eval.md', () => {
         expect(q.agents.hasty?.answer).toBe('It is 41.');
         expect(q.majority.agentId).toBe('careful');
       }
-    } finally {
-      fake.kill('SIGKILL');
-      rmSync(cwd, { recursive: true, force: true });
-    }
+    });
   }, 150_000);
 
   it('its dataset example parses', () => {
@@ -84,7 +55,7 @@ describe('docs/eval.md', () => {
   it('every option its table names is one massgen eval takes', () => {
     const options = [...new Set([...page.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1] as string))];
     expect(options.length).toBeGreaterThan(10);
-    const help = spawnSync(process.execPath, [path.join(root, 'bin', 'massgen.js'), 'eval', '--help'], {
+    const help = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'massgen.js'), 'eval', '--help'], {
       encoding: 'utf8',
     }).stdout;
     for (const option of options) expect(help, option).toContain(option);

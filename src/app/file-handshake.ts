@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent, RunEventOf } from '../types/events.js';
+import { routeApprovalEvent } from './route-approval-event.js';
 import type { PreparedRun } from './run-massgen.js';
 
 /**
@@ -152,25 +153,12 @@ export function createFileApprovals(
 
   return {
     handle(event) {
-      switch (event.type) {
-        case 'tool.approval.requested':
-          ask(event);
-          return;
-        case 'tool.approval.resolved':
-          drop((_entry, k) => k === key(event.agentId, event.callId));
-          return;
-        case 'agent.turn.finished':
-        case 'agent.turn.restarted':
-        case 'agent.dropped':
-        case 'presentation.finished':
-          drop((entry) => entry.agentId === event.agentId);
-          return;
-        case 'run.finished':
-          close();
-          return;
-        default:
-          return;
-      }
+      routeApprovalEvent(event, {
+        requested: ask,
+        resolved: (resolved) => drop((_entry, k) => k === key(resolved.agentId, resolved.callId)),
+        agentEnded: (agentId) => drop((entry) => entry.agentId === agentId),
+        runFinished: close,
+      });
     },
     close,
   };

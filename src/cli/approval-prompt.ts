@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { PreparedRun } from '../app/index.js';
+import { routeApprovalEvent } from '../app/route-approval-event.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { oneLine, truncate } from '../util/text.js';
 import { inertText } from '../util/terminal-text.js';
@@ -180,31 +181,20 @@ export function createApprovalPrompt(
   return {
     handle(event) {
       if (closed) return;
-      switch (event.type) {
-        case 'tool.approval.requested':
+      routeApprovalEvent(event, {
+        requested: (requested) => {
           if (!canAsk()) {
-            denyUnanswerable(event);
+            denyUnanswerable(requested);
             return;
           }
-          queue.push(event);
+          queue.push(requested);
           next();
-          return;
-        case 'tool.approval.resolved':
-          drop((request) => same(request, event));
-          return;
+        },
+        resolved: (resolved) => drop((request) => same(request, resolved)),
         // A held call is abandoned when its agent's turn or presentation ends.
-        case 'agent.turn.finished':
-        case 'agent.turn.restarted':
-        case 'agent.dropped':
-        case 'presentation.finished':
-          drop((request) => request.agentId === event.agentId);
-          return;
-        case 'run.finished':
-          close();
-          return;
-        default:
-          return;
-      }
+        agentEnded: (agentId) => drop((request) => request.agentId === agentId),
+        runFinished: close,
+      });
     },
     close,
   };

@@ -1,10 +1,9 @@
-import path from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import type { Env } from '../app/essentials.js';
-import type { Write } from '../app/plain-display.js';
+import { Command } from 'commander';
 import { runBatch, type BatchExecutor, type BatchSummary } from '../batch/index.js';
-import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
-import { createBatchProgress, summaryLines } from './batch-progress.js';
+import { ExitCode } from '../types/errors.js';
+import { runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
+import { summaryLines } from './batch-progress.js';
+import { positiveNumber, wholeNumber } from './number-arguments.js';
 
 /** `massgen batch`'s own command line. */
 export interface BatchOptions {
@@ -22,17 +21,6 @@ export interface BatchOptions {
   backoff: number;
   jobTimeout?: number;
 }
-
-const whole = (min: number) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
-  return n;
-};
-const positive = (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
-  return n;
-};
 
 const batchExamples = `
 Input: one JSON object per line — {"id": "q1", "question": "…", "attachments"?: ["notes.txt"], "config"?: "other.yaml"}.
@@ -59,25 +47,30 @@ export function parseBatchArgs(argv: readonly string[]): BatchOptions {
     .option(
       '--concurrency <n>',
       'runs at once (default 4; with --queue: jobs on the queue at once, 1000)',
-      whole(1),
+      wholeNumber(1),
     )
     .option('--strict', 'stop at a malformed input line instead of skipping it', false)
     .option('--redo-errors', 'run again the questions whose result lines hold an error', false)
-    .option('--max-cost-usd <dollars>', 'start no new run once the batch has cost this much', positive)
+    .option('--max-cost-usd <dollars>', 'start no new run once the batch has cost this much', positiveNumber)
     .option('--no-logs', 'do not write a log folder for each run')
     .option('--queue <url>', 'run on queue workers (massgen worker) through Redis: redis://HOST:PORT')
     .option('--queue-name <name>', 'with --queue: the queue on that Redis', 'massgen')
     .option(
       '--attempts <n>',
       'with --queue: attempts per question when a run fails or times out',
-      whole(1),
+      wholeNumber(1),
       3,
     )
-    .option('--backoff <seconds>', 'with --queue: wait before the first retry (doubling after)', positive, 5)
+    .option(
+      '--backoff <seconds>',
+      'with --queue: wait before the first retry (doubling after)',
+      positiveNumber,
+      5,
+    )
     .option(
       '--job-timeout <seconds>',
       'with --queue: stop a run after this long (the attempt fails)',
-      positive,
+      positiveNumber,
     )
     .addHelpText('after', batchExamples)
     .exitOverride()
@@ -87,61 +80,31 @@ export function parseBatchArgs(argv: readonly string[]): BatchOptions {
   return program.opts<BatchOptions>();
 }
 
-/** What `massgen batch` needs from the process. */
-export interface BatchCommandIo {
-  cwd: string;
-  env: Env;
-  stdout: Write;
-  stderr: Write;
-  /** Ctrl-C: nothing new starts, runs in progress stop, finished lines stay. */
-  signal?: AbortSignal;
-  stderrIsTTY?: boolean;
-  columns?: number;
-  /** Masks secrets in what is printed. */
-  scrub: (text: string) => string;
-}
-
 /** The exit code of a finished batch: 130 interrupted, 2 when a question failed or was left, else 0. */
 function exitCodeOf(summary: BatchSummary): number {
   if (summary.stoppedBy === 'interrupt') return ExitCode.interrupted;
   return summary.failed > 0 || summary.notRun > 0 ? ExitCode.runFailed : ExitCode.success;
 }
 
+// Kept under its old name here: the io type moved to batch-command-shell.ts when eval came to share it.
+export type { BatchCommandIo };
+
 /** Runs the batch (in process, or on the queue with `--queue`). Returns the exit code. */
 export async function runBatchCommand(options: BatchOptions, io: BatchCommandIo): Promise<number> {
-  const say = (text: string) => io.stderr(io.scrub(text));
-  const fail = (error: unknown) => {
-    say(`massgen: error: ${describeError(error)}\n`);
-    if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
-    return exitCodeForError(error);
-  };
-  const view = createBatchProgress(say, {
-    isTTY: io.stderrIsTTY === true,
-    ...(io.columns ? { width: io.columns } : {}),
-  });
-  let executor: BatchExecutor | undefined;
-  try {
+  return runBatchShell(io, async ({ say, view, connectQueue }) => {
+    let executor: BatchExecutor | undefined;
     if (options.queue) {
-      // Loaded only with --queue: a batch in process never loads bullmq or ioredis.
-      const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
-      const location = parseQueueLocation(options.queue, options.queueName);
-      const client = await QueueClient.connect(location, { events: true });
-      executor = queueExecutor({
-        client,
-        cwd: io.cwd,
-        env: io.env,
-        output: path.resolve(io.cwd, options.output),
-        attempts: options.attempts,
-        backoffMs: options.backoff * 1000,
-        ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
-        ...(options.logs ? {} : { logging: false }),
-      });
-      const workers = await client.workers();
+      const queue = await connectQueue(
+        { ...options, queue: options.queue },
+        { output: options.output, ...(options.logs ? {} : { logging: false }) },
+      );
+      executor = queue.executor;
+      const workers = await queue.workers();
       say(
-        `massgen batch: runs go to queue "${location.name}" on ${location.label}` +
+        `massgen batch: runs go to queue "${queue.name}" on ${queue.label}` +
           (workers > 0
             ? ` (${workers} worker${workers === 1 ? '' : 's'} connected)\n`
-            : `; no worker is connected yet — start one with massgen worker --queue ${location.label}\n`),
+            : `; no worker is connected yet — start one with massgen worker --queue ${queue.label}\n`),
       );
     }
     const summary = await runBatch({
@@ -167,10 +130,5 @@ export async function runBatchCommand(options: BatchOptions, io: BatchCommandIo)
         'massgen batch: runs already on a worker finish there; the next run of this command collects them\n',
       );
     return exitCodeOf(summary);
-  } catch (error) {
-    view.end();
-    return fail(error);
-  } finally {
-    await executor?.close().catch(() => {});
-  }
+  });
 }

@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Env } from '../app/essentials.js';
-import type { Write } from '../app/plain-display.js';
 import type { BatchExecutor } from '../batch/index.js';
 import { DATASET_FORMATS, type DatasetFormat } from '../eval/dataset.js';
 import { BASELINE_NAMES, type BaselineName, type SystemSummary } from '../eval/report.js';
 import { runEval } from '../eval/run-eval.js';
 import { SEPARATE_BASELINE_KINDS, type SeparateBaseline } from '../eval/separate-baselines.js';
 import { SCORER_NAMES, type ScorerName } from '../eval/scorers.js';
-import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
-import { createBatchProgress, summaryLines } from './batch-progress.js';
+import { ExitCode } from '../types/errors.js';
+import { runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
+import { summaryLines } from './batch-progress.js';
+import { positiveNumber, wholeNumber } from './number-arguments.js';
 
 /** `massgen eval`'s own command line. */
 export interface EvalOptions {
@@ -34,16 +34,6 @@ export interface EvalOptions {
   jobTimeout?: number;
 }
 
-const whole = (min: number) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
-  return n;
-};
-const positive = (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
-  return n;
-};
 const baselineList = (value: string): EvalOptions['baselines'] => {
   const names = value
     .split(',')
@@ -92,20 +82,20 @@ export function parseEvalArgs(argv: readonly string[]): EvalOptions {
       baselineList,
       { logs: [...BASELINE_NAMES], separate: [] },
     )
-    .option('--samples <n>', 'evaluate only the first N questions', whole(1))
+    .option('--samples <n>', 'evaluate only the first N questions', wholeNumber(1))
     .option('-o, --output <dir>', 'where results and reports go (reruns resume there)', 'eval-output')
     .addOption(new Option('--format <name>', 'the dataset format').choices(DATASET_FORMATS).default('auto'))
-    .option('--tolerance <x>', 'numeric: relative tolerance (default 1e-6)', positive)
+    .option('--tolerance <x>', 'numeric: relative tolerance (default 1e-6)', positiveNumber)
     .option('--judge-config <file>', 'judge: the config with the judge model (default: --config)')
     .option('--judge-agent <id>', "judge: that config's agent whose model grades (default: the first)")
-    .option('--concurrency <n>', 'runs at once (default 4)', whole(1))
-    .option('--max-cost-usd <dollars>', 'start no new run once the eval has cost this much', positive)
+    .option('--concurrency <n>', 'runs at once (default 4)', wholeNumber(1))
+    .option('--max-cost-usd <dollars>', 'start no new run once the eval has cost this much', positiveNumber)
     .option('--redo-errors', 'run again the questions whose runs failed', false)
     .option('--queue <url>', 'run on queue workers (massgen worker) through Redis: redis://HOST:PORT')
     .option('--queue-name <name>', 'with --queue: the queue on that Redis', 'massgen')
-    .option('--attempts <n>', 'with --queue: attempts per question', whole(1), 3)
-    .option('--backoff <seconds>', 'with --queue: wait before the first retry', positive, 5)
-    .option('--job-timeout <seconds>', 'with --queue: stop a run after this long', positive)
+    .option('--attempts <n>', 'with --queue: attempts per question', wholeNumber(1), 3)
+    .option('--backoff <seconds>', 'with --queue: wait before the first retry', positiveNumber, 5)
+    .option('--job-timeout <seconds>', 'with --queue: stop a run after this long', positiveNumber)
     .addHelpText('after', evalExamples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
@@ -114,17 +104,8 @@ export function parseEvalArgs(argv: readonly string[]): EvalOptions {
   return program.opts<EvalOptions>();
 }
 
-/** What `massgen eval` needs from the process. */
-export interface EvalCommandIo {
-  cwd: string;
-  env: Env;
-  stdout: Write;
-  stderr: Write;
-  signal?: AbortSignal;
-  stderrIsTTY?: boolean;
-  columns?: number;
-  scrub: (text: string) => string;
-}
+/** What `massgen eval` needs from the process: the same as `massgen batch`. */
+export type EvalCommandIo = BatchCommandIo;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -138,29 +119,16 @@ function systemLine(s: SystemSummary): string {
 
 /** Runs the eval. Returns the exit code: 0 report written, 2 questions left unanswered, 130 interrupted. */
 export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): Promise<number> {
-  const say = (text: string) => io.stderr(io.scrub(text));
-  const view = createBatchProgress(say, {
-    isTTY: io.stderrIsTTY === true,
-    ...(io.columns ? { width: io.columns } : {}),
-  });
-  let executor: BatchExecutor | undefined;
-  try {
+  return runBatchShell(io, async ({ say, view, connectQueue }) => {
+    let executor: BatchExecutor | undefined;
     if (options.queue) {
-      const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
-      const location = parseQueueLocation(options.queue, options.queueName);
-      const client = await QueueClient.connect(location, { events: true });
-      executor = queueExecutor({
-        client,
-        cwd: io.cwd,
-        env: io.env,
-        output: path.resolve(io.cwd, options.output, 'results.jsonl'),
-        attempts: options.attempts,
-        backoffMs: options.backoff * 1000,
-        ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
+      const queue = await connectQueue(
+        { ...options, queue: options.queue },
         // The single-agent baselines come from each run's log folder.
-        logging: true,
-      });
-      say(`massgen eval: runs go to queue "${location.name}" on ${location.label}\n`);
+        { output: path.join(options.output, 'results.jsonl'), logging: true },
+      );
+      executor = queue.executor;
+      say(`massgen eval: runs go to queue "${queue.name}" on ${queue.label}\n`);
     }
     const outcome = await runEval({
       config: options.config,
@@ -194,12 +162,5 @@ export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): P
       io.stdout(`  (${summary.withoutLogs} questions without a readable run log: no single-agent answers)\n`);
     io.stdout(`Report: ${files.markdown}\n        ${files.json}\n        ${files.chart}\n`);
     return outcome.batch.notRun > 0 ? ExitCode.runFailed : ExitCode.success;
-  } catch (error) {
-    view.end();
-    say(`massgen: error: ${describeError(error)}\n`);
-    if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
-    return exitCodeForError(error);
-  } finally {
-    await executor?.close().catch(() => {});
-  }
+  });
 }

@@ -4,6 +4,7 @@ import { redisServerPath, startRedisServer, type RedisServer } from '../../test/
 import { redisLimiters } from './redis-rate-limiter.js';
 
 const noRedis = redisServerPath === null;
+const SKIP = noRedis ? ' (skipped: no redis-server)' : '';
 let server: RedisServer | null = null;
 const connections: Redis[] = [];
 
@@ -29,7 +30,7 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('rate limits shared through Redis', () => {
   it.skipIf(noRedis)(
-    'a concurrency limit holds across processes: the second caller waits for the first to release (skipped: no redis-server)',
+    `a concurrency limit holds across processes: the second caller waits for the first to release${SKIP}`,
     async () => {
       const first = workerLimiters()('shared-model', { concurrent: 1 });
       const second = workerLimiters()('shared-model', { concurrent: 1 });
@@ -50,7 +51,7 @@ describe('rate limits shared through Redis', () => {
   );
 
   it.skipIf(noRedis)(
-    'a requests-per-window limit holds across processes (skipped: no redis-server)',
+    `a requests-per-window limit holds across processes${SKIP}`,
     async () => {
       const a = workerLimiters(400)('rpm-model', { requestsPerMinute: 2 });
       const b = workerLimiters(400)('rpm-model', { requestsPerMinute: 2 });
@@ -63,7 +64,7 @@ describe('rate limits shared through Redis', () => {
     },
   );
 
-  it.skipIf(noRedis)('waiting stops when the call is aborted (skipped: no redis-server)', async () => {
+  it.skipIf(noRedis)(`waiting stops when the call is aborted${SKIP}`, async () => {
     const limiter = workerLimiters()('abort-model', { concurrent: 1 });
     const release = await limiter.acquire();
     const controller = new AbortController();

@@ -12,6 +12,7 @@ import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import { convergingTeam, type FakeChatRequestBody, type FakeRequestView } from '../../src/testing/index.js';
 import { REPO_ROOT } from './cli-harness.js';
 import { useTeamWithAgent } from './external-agents.test-support.js';
+import { realClockEnv } from '../support/real-clock-env.js';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 const noPython = hasPython ? '' : ' (skipped: python3 is not on PATH)';
@@ -133,11 +134,7 @@ describe.skipIf(!hasPython)(`AG2 agents (type: ag2)${noPython}`, () => {
         question: `Run this:\n\`\`\`python\n${code}\n\`\`\``,
         // What is tested is the confinement, not dates: under CI's faketime pass the preloaded clock
         // library breaks Python's subprocess inside bubblewrap (EINVAL), so this agent gets the real clock.
-        env: Object.fromEntries(
-          Object.entries({ ...process.env, PYTHONPATH: DOUBLE }).filter(
-            ([key]) => key !== 'LD_PRELOAD' && !key.startsWith('FAKETIME'),
-          ),
-        ),
+        env: realClockEnv({ ...process.env, PYTHONPATH: DOUBLE }),
       },
     );
     expect(result.status).toBe('completed');

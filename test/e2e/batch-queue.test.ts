@@ -31,7 +31,7 @@ import {
 } from './cli-harness.js';
 
 const noRedis = redisServerPath === null;
-const SKIP = ' (skipped: redis-server is not installed)';
+const SKIP = noRedis ? ' (skipped: redis-server is not installed)' : '';
 const SECRET = 'sk-massgen-worker-secret-0123456789';
 
 const fake = useFakeServer();

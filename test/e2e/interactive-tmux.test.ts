@@ -4,7 +4,6 @@
  * `tmux send-keys`; the screen is read with `tmux capture-pane -p`. Assertions stay tolerant of the
  * live view's layout: agent ids, a vote line, the final answer text, the prompt.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,11 +19,7 @@ import {
 } from './cli-harness.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
-
-const tmuxVersion = ((): string | null => {
-  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
-  return probe.status === 0 ? probe.stdout.trim() : null;
-})();
+import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
 
 const fake = useFakeServer();
 
@@ -32,41 +27,6 @@ const IDS = ['alpha', 'beta'] as const;
 const Q1 = 'What is 6 times 7?';
 const Q2 = 'And what is 6 times 8?';
 const bodyText = (body: FakeChatRequestBody | null): string => JSON.stringify(body?.messages ?? []);
-
-/**
- * A private tmux server whose socket lives in `dir` (removed with it), so the user's tmux sessions
- * are never touched.
- */
-function tmuxServer(dir: string) {
-  const socket = path.join(dir, 'tmux.sock');
-  const tmux = (...args: string[]): string => {
-    const run = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${run.stderr}`);
-    return run.stdout;
-  };
-  return {
-    /** Starts `command` in a detached 160x50 session named `name`. */
-    start(name: string, command: string) {
-      tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', command);
-    },
-    /** Types `text` literally, then Enter. */
-    typeLine(name: string, text: string) {
-      tmux('send-keys', '-t', name, '-l', text);
-      tmux('send-keys', '-t', name, 'Enter');
-    },
-    /** The whole pane: scrollback and screen, wrapped lines joined. */
-    screen(name: string): string {
-      try {
-        return tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
-      } catch {
-        return ''; // the session has ended
-      }
-    },
-    kill() {
-      spawnSync('tmux', ['-S', socket, 'kill-server']);
-    },
-  };
-}
 
 /** The CLI in a clean environment; it records its exit code in `exit_code`. */
 const writeWrapper = (cwd: string): string =>
@@ -102,7 +62,7 @@ describe('interactive mode in a real terminal', () => {
           const id = sessionId();
           return id !== undefined && fs.existsSync(path.join(sessionsDir, id, `turn_${n}`, 'metadata.json'));
         };
-        const tmux = tmuxServer(cwd);
+        const tmux = tmuxServer(cwd, { columns: 160, rows: 50 });
         try {
           tmux.start('first', `${wrapper} --config config.yaml`);
           await waitFor(() => tmux.screen('first').includes('massgen>'), 15_000, 'the first prompt');

@@ -4,14 +4,12 @@
  * typed line and Enter send a message the model then reads; the final answer's Markdown is rendered
  * (no raw `##` or `**` on screen).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gate } from '../../src/testing/scripted-backend.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import {
-  CLI_BIN,
   agentEntry,
   agentOf,
   convergingHandler,
@@ -23,60 +21,20 @@ import {
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
-
-const tmuxVersion = ((): string | null => {
-  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
-  return probe.status === 0 ? probe.stdout.trim() : null;
-})();
+import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
+import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
 
 const fake = useFakeServer();
 const MESSAGE = 'Please answer in French.';
 const FINAL = '## Résumé\n\n**Paris** est la *capitale*.\n\n- premier point\n- second point\n';
 const bodyText = (body: FakeChatRequestBody): string => JSON.stringify(body.messages ?? []);
 
-/** A private tmux server (socket in `dir`); the user's sessions are never touched. */
-function tmuxServer(dir: string) {
-  const socket = path.join(dir, 'tmux.sock');
-  const tmux = (...args: string[]): string => {
-    const run = spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${run.stderr}`);
-    return run.stdout;
-  };
-  return {
-    start: (name: string, command: string) =>
-      tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '30', command),
-    keys: (name: string, ...keys: string[]) => tmux('send-keys', '-t', name, ...keys),
-    type: (name: string, text: string) => tmux('send-keys', '-t', name, '-l', text),
-    screen: (name: string): string => {
-      try {
-        return tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
-      } catch {
-        return '';
-      }
-    },
-    kill: () => spawnSync('tmux', ['-S', socket, 'kill-server']),
-  };
-}
-
-/** Runs the CLI with a clean environment, recording its exit code in `exit_code`. */
-function writeWrapper(cwd: string): string {
-  const script = path.join(cwd, 'massgen.sh');
-  const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  fs.writeFileSync(
-    script,
-    [
-      '#!/bin/sh',
-      `cd ${q(cwd)}`,
-      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
-      `echo $? > ${q(path.join(cwd, 'exit_code'))}`,
-      // Keeps the pane (and its last screen) after the CLI exits.
-      'sleep 600',
-      '',
-    ].join('\n'),
-    { mode: 0o755 },
-  );
-  return script;
-}
+/**
+ * The CLI in a clean environment; it records its exit code in `exit_code`, then sleeps so the pane
+ * (and its last screen) stays after the CLI exits.
+ */
+const writeWrapper = (cwd: string): string =>
+  writeCliWrapper(cwd, `echo $? > ${shellQuote(path.join(cwd, 'exit_code'))}\nsleep 600`);
 
 /** The run's events so far, from its log's journal. */
 function journal(cwd: string): { type: string }[] {
@@ -120,7 +78,7 @@ describe('steering from the live view', () => {
         return convergingHandler(body);
       });
       const wrapper = writeWrapper(cwd);
-      const tmux = tmuxServer(cwd);
+      const tmux = tmuxServer(cwd, { columns: 80, rows: 30 });
       try {
         tmux.start('run', `${wrapper} --config config.yaml "Capital of France?"`);
         await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model');

@@ -6,47 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeRequestView, FakeResponse } from '../../src/testing/index.js';
-import {
-  agentEntry,
-  makeWorkdir,
-  persona,
-  runCli,
-  startCli,
-  useFakeServer,
-  waitFor,
-  writeConfig,
-} from './cli-harness.js';
+import { agentEntry, makeWorkdir, persona, runCli, useFakeServer, writeConfig } from './cli-harness.js';
+import { hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
 const fake = useFakeServer();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    env: Object.fromEntries(
-      Object.entries(process.env).filter(
-        (e): e is [string, string] =>
-          e[1] !== undefined && e[0] !== 'LD_PRELOAD' && !e[0].startsWith('FAKETIME'),
-      ),
-    ),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chrome = useBrowser();
 
 /** Question qK asks for 10·K; careful answers it, hasty answers one more; the team presents 10·K. */
 function team(_body: unknown, _index: number, view: FakeRequestView): FakeResponse {
@@ -98,13 +64,9 @@ describe.skipIf(!hasChromium)('an eval in the web UI', () => {
     );
     expect(ran.code, ran.stderr).toBe(0);
 
-    const cli = startCli(['--web', '--port', '0', '--config', 'team.yaml'], { cwd, timeoutMs: 60_000 });
+    const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml']);
     try {
-      await waitFor(() => /massgen web UI: (\S+)/.test(cli.stdout), 15_000, 'the web server address');
-      const url = /massgen web UI: (\S+)/.exec(cli.stdout)?.[1] as string;
-      const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      const page = await newPage(chrome.browser);
       await page.goto(url);
       const history = page.getByRole('region', { name: 'History' });
       await history.getByRole('button', { name: 'Eval .massgen/evals/arith' }).click();
@@ -143,10 +105,9 @@ describe.skipIf(!hasChromium)('an eval in the web UI', () => {
         async () => (await fetch('/api/evals/chart?id=..%2F..%2Fetc')).status,
       );
       expect(refused).toBe(404);
-      await context.close();
+      await page.context().close();
     } finally {
-      cli.child.kill('SIGINT');
-      await cli.result;
+      await stopWeb(cli);
     }
   }, 240_000);
 });

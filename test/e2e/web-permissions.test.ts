@@ -8,8 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
 import type { LedgerEntry } from '../../src/logging/permission-ledger.js';
 import {
@@ -19,18 +19,15 @@ import {
   logDirs,
   makeWorkdir,
   persona,
-  startCli,
   systemText,
   toolNames,
   useFakeServer,
   votableIds,
   waitFor,
   writeConfig,
-  type RunningCli,
 } from './cli-harness.js';
+import { hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
 let gitInstalled = true;
 try {
   execFileSync('git', ['--version'], { stdio: 'ignore' });
@@ -40,44 +37,7 @@ try {
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts');
 
 const fake = useFakeServer();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    env: Object.fromEntries(
-      Object.entries(process.env).filter(
-        (e): e is [string, string] =>
-          e[1] !== undefined && e[0] !== 'LD_PRELOAD' && !e[0].startsWith('FAKETIME'),
-      ),
-    ),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function startWeb(cwd: string, config: string): Promise<{ cli: RunningCli; url: string }> {
-  const cli = startCli(['--web', '--port', '0', '--config', config], { cwd, timeoutMs: 90_000 });
-  await waitFor(() => /massgen web UI: (\S+)/.test(cli.stdout), 15_000, 'the web server address');
-  return { cli, url: /massgen web UI: (\S+)/.exec(cli.stdout)?.[1] as string };
-}
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1200 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  return page;
-}
+const chrome = useBrowser({ artifacts: ARTIFACTS });
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -112,8 +72,8 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
         },
         'rules.yaml',
       );
-      const { cli, url } = await startWeb(cwd, 'rules.yaml');
-      const page = await newPage();
+      const { cli, url } = await startWeb(cwd, ['--config', 'rules.yaml'], { timeoutMs: 90_000 });
+      const page = await newPage(chrome.browser, { height: 1200, timeoutMs: 20_000 });
       try {
         await page.goto(url);
         await page.getByLabel('Question').fill('Write today’s notes.');
@@ -151,8 +111,7 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
         ).toBe('approved in the page');
       } finally {
         await page.context().close();
-        cli.child.kill('SIGINT');
-        await cli.result;
+        await stopWeb(cli);
       }
     },
   );
@@ -208,8 +167,8 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
         },
         'team.yaml',
       );
-      const { cli, url } = await startWeb(cwd, 'team.yaml');
-      const page = await newPage();
+      const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml'], { timeoutMs: 90_000 });
+      const page = await newPage(chrome.browser, { height: 1200, timeoutMs: 20_000 });
       try {
         await page.goto(url);
         await page.getByLabel('Question').fill('Improve the app.');
@@ -238,8 +197,7 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
         expect(git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
       } finally {
         await page.context().close();
-        cli.child.kill('SIGINT');
-        await cli.result;
+        await stopWeb(cli);
       }
     },
   );

@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
 import {
   agentEntry,
@@ -17,45 +16,19 @@ import {
   onlyLogDir,
   persona,
   runCli,
-  startCli,
   toolNames,
   useFakeServer,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
+import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`score heatmap test skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 
 const fake = useFakeServer();
-let browser: Browser;
+const chrome = useBrowser();
 /** Kept after the run (unlike the work folders): the screenshot artifact lives here. */
 const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-web-scores-'));
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    env: Object.fromEntries(
-      Object.entries(process.env).filter(
-        (e): e is [string, string] =>
-          e[1] !== undefined && e[0] !== 'LD_PRELOAD' && !e[0].startsWith('FAKETIME'),
-      ),
-    ),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 const textOf = (body: FakeChatRequestBody) =>
   (body.messages ?? [])
@@ -174,12 +147,8 @@ describe.skipIf(!hasChromium)('the score matrix in a real browser', () => {
       expect(scores.source).toBe('file');
       expect(scores.rounds.length).toBeGreaterThan(0);
 
-      const web = startCli(['--web', '--port', '0'], { cwd, timeoutMs: 60_000 });
-      await waitFor(() => /massgen web UI: (\S+)/.test(web.stdout), 15_000, 'the web server address');
-      const url = /massgen web UI: (\S+)/.exec(web.stdout)?.[1] as string;
-      const context = await browser.newContext({ viewport: { width: 1280, height: 1200 } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      const { cli: web, url } = await startWeb(cwd);
+      const page = await newPage(chrome.browser, { height: 1200 });
       try {
         await page.goto(url);
         await page.getByRole('button', { name: `Replay ${question}` }).click();
@@ -200,9 +169,8 @@ describe.skipIf(!hasChromium)('the score matrix in a real browser', () => {
         expect(fs.statSync(shot).size).toBeGreaterThan(1000);
         console.log(`score heatmap screenshot: ${shot}`);
       } finally {
-        await context.close();
-        web.child.kill('SIGINT');
-        await web.result;
+        await page.context().close();
+        await stopWeb(web);
       }
     },
   );

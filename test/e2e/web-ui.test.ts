@@ -3,12 +3,11 @@
  * the built CLI (`massgen --web`) with agents on a local scripted OpenAI-compatible server. Driven by
  * accessible names. Screenshots of each state go to test/artifacts/ (git-ignored).
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
 import {
   REPO_ROOT,
@@ -24,47 +23,16 @@ import {
   useFakeServer,
   waitFor,
   writeConfig,
-  type RunningCli,
 } from './cli-harness.js';
+import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`web UI tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts');
 /** `expect.poll` waits 1 s by default: too little on a loaded machine (the config catalog can be slower). */
 const POLL = { timeout: 20_000 };
 
 const fake = useFakeServer();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // The browser is a tool here, not what is tested: CI's date-independence pass moves the clock with
-    // an LD_PRELOAD library that Chromium's processes do not survive, so it gets the real clock.
-    env: Object.fromEntries(
-      Object.entries(process.env).filter(
-        (e): e is [string, string] =>
-          e[1] !== undefined && e[0] !== 'LD_PRELOAD' && !e[0].startsWith('FAKETIME'),
-      ),
-    ),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chrome = useBrowser({ artifacts: ARTIFACTS });
 
 /**
  * A converging team slow enough to watch (and to cut the socket mid-run) whose third agent answers
@@ -73,26 +41,6 @@ afterAll(async () => {
 function slowConverging(body: FakeChatRequestBody): FakeResponse {
   const late = agentOf(body) === 'c' && !votableIds(body).includes('agent1');
   return { ...convergingHandler(body), delayMs: late ? 250 : 40 };
-}
-
-async function startWeb(cwd: string, args: string[] = []): Promise<{ cli: RunningCli; url: string }> {
-  const cli = startCli(['--web', '--port', '0', ...args], { cwd, timeoutMs: 60_000 });
-  await waitFor(() => /massgen web UI: (\S+)/.test(cli.stdout), 15_000, 'the web server address');
-  const url = /massgen web UI: (\S+)/.exec(cli.stdout)?.[1] as string;
-  return { cli, url };
-}
-
-async function stopWeb(cli: RunningCli): Promise<void> {
-  cli.child.kill('SIGINT');
-  await cli.result;
-}
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  // Fail with the locator that did not show up, well before the test's own timeout.
-  page.setDefaultTimeout(15_000);
-  return page;
 }
 
 const shot = (page: Page, name: string) =>
@@ -115,7 +63,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
         'team.yaml',
       );
       const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml']);
-      const page = await newPage();
+      const page = await newPage(chrome.browser);
       try {
         // Cut the first WebSocket after a few messages: the page must reconnect and catch up.
         let sockets = 0;
@@ -184,7 +132,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
     const first = await runCli(['--config', 'team.yaml', '--no-display', 'An earlier question?'], { cwd });
     expect(first.code).toBe(0);
     const { cli, url } = await startWeb(cwd);
-    const page = await newPage();
+    const page = await newPage(chrome.browser);
     try {
       await page.goto(url);
       await page.getByRole('button', { name: 'Replay An earlier question?' }).click();
@@ -209,7 +157,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
       'team.yaml',
     );
     const first = await startWeb(cwd, ['--config', 'team.yaml']);
-    const page = await newPage();
+    const page = await newPage(chrome.browser);
     try {
       await page.goto(first.url);
       await page.getByLabel('Question').fill('First question?');
@@ -245,7 +193,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
     );
     const validate = await runCli(['--validate', 'broken.yaml'], { cwd });
     const { cli, url } = await startWeb(cwd);
-    const page = await newPage();
+    const page = await newPage(chrome.browser);
     try {
       await page.goto(url);
       await page.getByLabel('Question').fill('Anything?');
@@ -287,7 +235,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
       'careful.yaml',
     );
     const { cli, url } = await startWeb(cwd, ['--config', 'careful.yaml']);
-    const page = await newPage();
+    const page = await newPage(chrome.browser);
     try {
       await page.goto(url);
       await page.getByLabel('Question').fill('Write the notes.');
@@ -410,7 +358,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
       response.end(`<!doctype html><a href="${url}">open massgen</a>`);
     });
     await new Promise<void>((resolve) => links.listen(0, '127.0.0.1', resolve));
-    const page = await newPage();
+    const page = await newPage(chrome.browser);
     try {
       await page.goto(`http://127.0.0.1:${(links.address() as AddressInfo).port}/`);
       await page.getByRole('link', { name: 'open massgen' }).click();
@@ -444,7 +392,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
       let webPort = 0;
       let servePort = 0;
       let runId = '';
-      const page = await newPage();
+      const page = await newPage(chrome.browser);
       try {
         await waitFor(() => /API key: \S+/.test(serve.stdout), 15_000, 'the serve address and key');
         const serveUrl = /massgen serve: (\S+)/.exec(serve.stdout)?.[1] as string;

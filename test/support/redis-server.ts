@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { realClockEnv } from './real-clock-env.js';
 
 const CANDIDATES = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'];
 
@@ -40,7 +41,8 @@ function startOn(port: number): Promise<ChildProcess | null> {
   const child = spawn(
     redisServerPath as string,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // redis-server is infrastructure here: it gets the real clock (real-clock-env.ts).
+    { stdio: ['ignore', 'pipe', 'pipe'], env: realClockEnv() },
   );
   return new Promise((resolve) => {
     let out = '';

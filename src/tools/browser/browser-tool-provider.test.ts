@@ -7,6 +7,10 @@ import { startPages } from '../../../test/fixtures/browser/pages.js';
 import type { ToolContext } from '../../types/tool.js';
 import { createBrowserToolProvider, findChromium, originAllowed } from './index.js';
 import { safeName } from './browser-session.js';
+import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
+
+// Chromium and Xvfb are what this file starts; under CI's clock-ahead pass they get the real clock.
+useRealClockForChildren();
 
 const chromium = findChromium(process.env.PATH);
 const context: ToolContext = { agentId: 'a', phase: 'coordination', signal: new AbortController().signal };

@@ -7,6 +7,10 @@ import { findExecutable } from '../../util/find-executable.js';
 import { sandboxSupport } from '../execute-command/sandbox-support.js';
 import { createComputerToolProvider } from './computer-tool-provider.js';
 import { readPng } from './png.test-support.js';
+import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
+
+// Chromium and Xvfb are what this file starts; under CI's clock-ahead pass they get the real clock.
+useRealClockForChildren();
 
 const xvfb = findExecutable('Xvfb', process.env.PATH);
 const xdotool = findExecutable('xdotool', process.env.PATH);

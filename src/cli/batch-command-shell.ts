@@ -1,0 +1,88 @@
+/**
+ * What `massgen batch` and `massgen eval` do around their runs, kept in one place so the two commands
+ * report progress, queue connections and failures the same way: a progress view on stderr, an optional
+ * queue executor (`--queue`), and errors printed with their hint and mapped to an exit code.
+ */
+import path from 'node:path';
+import type { Env } from '../app/essentials.js';
+import type { Write } from '../app/plain-display.js';
+import type { BatchExecutor } from '../batch/index.js';
+import { MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+import { createBatchProgress } from './batch-progress.js';
+
+/** What a batch-shaped command needs from the process. */
+export interface BatchCommandIo {
+  cwd: string;
+  env: Env;
+  stdout: Write;
+  stderr: Write;
+  /** Ctrl-C: nothing new starts, runs in progress stop, finished lines stay. */
+  signal?: AbortSignal;
+  stderrIsTTY?: boolean;
+  columns?: number;
+  /** Masks secrets in what is printed. */
+  scrub: (text: string) => string;
+}
+
+/** The `--queue` options both commands take. */
+export interface QueueOptions {
+  queue?: string;
+  queueName: string;
+  attempts: number;
+  backoff: number;
+  jobTimeout?: number;
+}
+
+/** What the command body gets: scrubbed stderr, the progress view, and a way to hand over an executor. */
+export interface BatchShell {
+  say: (text: string) => void;
+  view: ReturnType<typeof createBatchProgress>;
+  /** Connects the queue executor for `--queue`; it is closed when the command ends, whatever happens. */
+  connectQueue: (
+    options: QueueOptions & { queue: string },
+    run: { output: string; logging?: boolean },
+  ) => Promise<{ executor: BatchExecutor; name: string; label: string; workers: () => Promise<number> }>;
+}
+
+/**
+ * Runs `body` with a progress view on stderr. The view is ended before the body's result is printed
+ * (the body ends it) or on an error; an error is printed with its hint and becomes its exit code.
+ */
+export async function runBatchShell(
+  io: BatchCommandIo,
+  body: (shell: BatchShell) => Promise<number>,
+): Promise<number> {
+  const say = (text: string) => io.stderr(io.scrub(text));
+  const view = createBatchProgress(say, {
+    isTTY: io.stderrIsTTY === true,
+    ...(io.columns ? { width: io.columns } : {}),
+  });
+  let executor: BatchExecutor | undefined;
+  const connectQueue: BatchShell['connectQueue'] = async (options, run) => {
+    // Loaded only with --queue: a run in process never loads bullmq or ioredis.
+    const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
+    const location = parseQueueLocation(options.queue, options.queueName);
+    const client = await QueueClient.connect(location, { events: true });
+    executor = queueExecutor({
+      client,
+      cwd: io.cwd,
+      env: io.env,
+      output: path.resolve(io.cwd, run.output),
+      attempts: options.attempts,
+      backoffMs: options.backoff * 1000,
+      ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
+      ...(run.logging === undefined ? {} : { logging: run.logging }),
+    });
+    return { executor, name: location.name, label: location.label, workers: () => client.workers() };
+  };
+  try {
+    return await body({ say, view, connectQueue });
+  } catch (error) {
+    view.end();
+    say(`massgen: error: ${describeError(error)}\n`);
+    if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
+    return exitCodeForError(error);
+  } finally {
+    await executor?.close().catch(() => {});
+  }
+}
