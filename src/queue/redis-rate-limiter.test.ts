@@ -50,19 +50,16 @@ describe('rate limits shared through Redis', () => {
     },
   );
 
-  it.skipIf(noRedis)(
-    `a requests-per-window limit holds across processes${SKIP}`,
-    async () => {
-      const a = workerLimiters(400)('rpm-model', { requestsPerMinute: 2 });
-      const b = workerLimiters(400)('rpm-model', { requestsPerMinute: 2 });
-      const started = performance.now();
-      (await a.acquire())();
-      (await b.acquire())();
-      (await a.acquire())();
-      // The third start had to wait for the first to leave the window.
-      expect(performance.now() - started).toBeGreaterThanOrEqual(350);
-    },
-  );
+  it.skipIf(noRedis)(`a requests-per-window limit holds across processes${SKIP}`, async () => {
+    const a = workerLimiters(400)('rpm-model', { requestsPerMinute: 2 });
+    const b = workerLimiters(400)('rpm-model', { requestsPerMinute: 2 });
+    const started = performance.now();
+    (await a.acquire())();
+    (await b.acquire())();
+    (await a.acquire())();
+    // The third start had to wait for the first to leave the window.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(350);
+  });
 
   it.skipIf(noRedis)(`waiting stops when the call is aborted${SKIP}`, async () => {
     const limiter = workerLimiters()('abort-model', { concurrent: 1 });
