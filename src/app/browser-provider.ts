@@ -24,7 +24,7 @@ export function browserToolProvider(
       },
     );
   }
-  const executablePath = browser.executable_path ?? findChromium(sandbox.env.PATH ?? process.env.PATH);
+  const executablePath = browser.executable_path ?? findChromium(sandbox.env.PATH);
   if (executablePath === null) {
     throw new ConfigError('tools.browser: no Chromium or Chrome found on PATH', {
       path: 'tools.browser.executable_path',

@@ -22,7 +22,7 @@ export function computerToolProvider(
       hint: `give it one: backend.cwd: ${agent.id}_workspace`,
     });
   }
-  const searchPath = sandbox.env.PATH ?? process.env.PATH;
+  const searchPath = sandbox.env.PATH;
   const found = { xvfb: findExecutable('Xvfb', searchPath), xdotool: findExecutable('xdotool', searchPath) };
   const missing = Object.entries(found).filter(([, file]) => file === null);
   if (missing.length > 0) {
