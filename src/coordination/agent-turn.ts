@@ -15,6 +15,7 @@ import {
 import type { RunContext } from './run-context.js';
 import { addUserNote, deliverHumanMessages, earlierHumanMessages, voteBeforeMessage } from './steering.js';
 import { executeToolCalls, noTools } from './tool-step.js';
+import { questionMessage } from './media-filter.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
 import { parseWorkflowCall, VOTE, workflowToolDefinitions, workflowToolNames } from './workflow-tools.js';
 import { turnPolicyFor } from './quality/policies.js';
@@ -107,7 +108,7 @@ export async function runCoordinationTurn(
         ) + (policyNote ? `\n\n${policyNote}` : ''),
       ),
     },
-    { role: 'user', content: [opening, ...notes].join('\n\n') },
+    questionMessage(ctx, agentId, [opening, ...notes].join('\n\n')),
   ];
   // The user's messages from earlier turns still apply: restated in every new conversation.
   const earlier = earlierHumanMessages(ctx, agentIndex);

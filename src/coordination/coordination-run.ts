@@ -24,6 +24,8 @@ import { AnswerNowRequested, checkAnswerNow, checkSteering, HumanInbox } from '.
 import { runStep } from './step-turn.js';
 import { assignPersonas, paraphraseQuestion } from './diversity.js';
 import { UsageMeter } from './usage-meter.js';
+import { mediaForModel, type MediaForAgent } from './media-filter.js';
+import { mediaRef, type MediaPart } from '../types/media.js';
 import { islandsOf, visibleSets } from './visibility.js';
 import type { DecompositionPlan } from './quality/decomposition.js';
 import type { QualityBook } from './quality/quality-book.js';
@@ -75,6 +77,7 @@ export class CoordinationRun implements LoopHost {
   /** Set while the workspaces conclude (a review may wait for a person): aborted by `cancel`. */
   private concludeAbort: AbortController | null = null;
   private cancelRequested = false;
+  readonly attachments: readonly MediaPart[];
 
   constructor(
     readonly runId: string,
@@ -93,9 +96,12 @@ export class CoordinationRun implements LoopHost {
       scrubber?: SecretScrubber;
       /** Step mode: one agent's one action against a recorded session (see step-action.ts). */
       step?: StepRequest;
+      /** Media the user attached to the question. */
+      attachments?: readonly MediaPart[];
     } = {},
   ) {
     this.step = options.step ?? null;
+    this.attachments = options.attachments ?? [];
     this.state = this.step
       ? replayStepRecord(stepRoster(agents, this.step), this.step.record)
       : new CoordinationState(
@@ -153,6 +159,20 @@ export class CoordinationRun implements LoopHost {
   addUsage(agentId: string, usage: TokenUsage): number {
     const price = this.state.agents.find((a) => a.spec.id === agentId)?.spec.price;
     const cost = this.meter.add(agentId, usage, price);
+    this.checkBudget();
+    return cost;
+  }
+
+  mediaFor(agentId: string, media: readonly MediaPart[]): MediaForAgent {
+    return mediaForModel(media, this.state.agents.find((a) => a.spec.id === agentId)?.spec.mediaIn);
+  }
+
+  addToolCost(agentId: string, dollars: number): void {
+    this.meter.addCost(agentId, dollars);
+    this.checkBudget();
+  }
+
+  private checkBudget(): void {
     const budget = this.settings.maxCostUsd;
     if (budget !== null && this.meter.totalCost > budget) {
       this.stop(
@@ -162,7 +182,6 @@ export class CoordinationRun implements LoopHost {
         ),
       );
     }
-    return cost;
   }
 
   answerAccepted(agentIndex: number): void {
@@ -256,6 +275,7 @@ export class CoordinationRun implements LoopHost {
     this.emit({
       type: 'run.started',
       question: this.question,
+      ...(this.attachments.length > 0 ? { attachments: this.attachments.map(mediaRef) } : {}),
       agents: this.state.agents.map((a) => ({
         agentId: a.spec.id,
         anonymousId: a.anonymousId,

@@ -1,3 +1,4 @@
+import type { MediaPart } from '../types/media.js';
 import { ConfigError } from '../types/errors.js';
 import type { RunEvent, RunWarning } from '../types/events.js';
 import type {
@@ -57,6 +58,12 @@ export interface RunOptions {
    * agents) takes one action against the recorded answers and votes, and the run ends. See docs/step-mode.md.
    */
   step?: StepRequest;
+  /**
+   * Media the user attaches to the question (images, audio, video, PDF), read and checked by the
+   * caller (`readMediaFile` in the app). Each agent is shown the kinds its model takes
+   * ({@link AgentSpec.mediaIn}) and told the names of the rest; events record them by path and hash.
+   */
+  attachments?: readonly MediaPart[];
 }
 
 let runCounter = 0;
@@ -136,6 +143,7 @@ export class Orchestrator {
         warnings: this.warnings,
         ...(this.scrubber ? { scrubber: this.scrubber } : {}),
         ...(options.step ? { step: options.step } : {}),
+        ...(options.attachments ? { attachments: options.attachments } : {}),
       },
     );
   }

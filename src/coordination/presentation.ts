@@ -6,6 +6,7 @@ import { enforcement, presentationSystemPrompt, presentationUserMessage } from '
 import type { RunContext } from './run-context.js';
 import { addUserNote, deliverHumanMessages, earlierHumanMessages } from './steering.js';
 import { executeToolCalls, noTools } from './tool-step.js';
+import { questionMessage } from './media-filter.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
 import { finalAnswerStrategy, synthesisMessage } from './quality/synthesis.js';
 
@@ -154,14 +155,14 @@ export async function presentFinalAnswer(
         presentationSystemPrompt(winner.spec.systemMessage, settings.planningMode, strategy === 'synthesize'),
       ),
     },
-    {
-      role: 'user',
-      // `synthesize` merges the top answers, with their votes and checklist scores.
-      content:
-        strategy === 'synthesize'
-          ? synthesisMessage(ctx, winnerIndex)
-          : presentationUserMessage(ctx.question, ctx.history, answers, votes, ctx.restartNotes),
-    },
+    // `synthesize` merges the top answers, with their votes and checklist scores.
+    questionMessage(
+      ctx,
+      agentId,
+      strategy === 'synthesize'
+        ? synthesisMessage(ctx, winnerIndex)
+        : presentationUserMessage(ctx.question, ctx.history, answers, votes, ctx.restartNotes),
+    ),
   ];
   return presentOrFallBack(
     ctx,

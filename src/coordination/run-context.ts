@@ -1,3 +1,5 @@
+import type { MediaPart } from '../types/media.js';
+import type { MediaForAgent } from './media-filter.js';
 import type { Phase, RunEventInput } from '../types/events.js';
 import type { ToolApprover, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
@@ -30,6 +32,12 @@ export interface RunContext {
   scrub(text: string): string;
   /** Records a model call's usage; returns its cost in dollars (and may stop coordination on budget). */
   addUsage(agentId: string, usage: TokenUsage): number;
+  /** The question's attachments (empty without). */
+  readonly attachments: readonly MediaPart[];
+  /** The part of `media` this agent's model takes, and a note naming the rest. */
+  mediaFor(agentId: string, media: readonly MediaPart[]): MediaForAgent;
+  /** Records dollars a tool call spent at a provider (and may stop coordination on budget). */
+  addToolCost(agentId: string, dollars: number): void;
   /** Called right after an answer is accepted, so in-flight turns can be restarted when configured. */
   answerAccepted(agentIndex: number): void;
   /** True once the wrap-up point of the orchestrator timeout has passed (`wrap_up_at`). */

@@ -1,3 +1,4 @@
+import type { MediaKind } from '../types/media.js';
 import type { Backend } from '../types/backend.js';
 import type { ToolRegistry } from '../types/tool.js';
 import type { ModelPrice } from '../types/usage.js';
@@ -123,6 +124,12 @@ export interface AgentSpec {
   contextWindow?: number;
   /** Decomposition: this agent's subtask as the config gives it (all agents need one to skip planning). */
   subtask?: string;
+  /**
+   * The media kinds this agent's model takes (attachments, `read_media`, screenshots); others are named
+   * to it in text. Undefined: every kind (a library user's own backend). The app sets it from the
+   * backend's capabilities.
+   */
+  mediaIn?: readonly MediaKind[];
 }
 
 export { systemClock, type Clock } from '../util/clock.js';

@@ -1,3 +1,4 @@
+import { questionMessage } from './media-filter.js';
 import { CancelledError, describeError, ExitCode } from '../types/errors.js';
 import { recordFailure, turnFinisher } from './agent-failures.js';
 import { runAnswerLoop } from './presentation.js';
@@ -37,7 +38,7 @@ export async function runSingleAgent(run: RunControl): Promise<ConcludedRun> {
                     directSystemPrompt(agent.spec.systemMessage),
                   ),
                 },
-                { role: 'user', content: directUserMessage(run.question, run.history) },
+                questionMessage(run, agentId, directUserMessage(run.question, run.history)),
               ],
               signal,
             ),

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCall } from '../types/messages.js';
+import { mediaRef, type MediaPart } from '../types/media.js';
 import type { Phase } from '../types/events.js';
 import type { DecisionSource, PermissionRuleRef } from '../types/permission-events.js';
 import type { ToolApprovalDecision, ToolApprover, ToolPolicy, ToolRegistry } from '../types/tool.js';
@@ -34,6 +35,8 @@ export async function executeToolCalls(
     let content: string;
     let isError = false;
     let deferred = false;
+    let media: readonly MediaPart[] = [];
+    let costUsd = 0;
     if (!offered.has(call.name)) {
       content = enforcement.unknownTool(call.name);
       isError = true;
@@ -52,6 +55,8 @@ export async function executeToolCalls(
           const result = await registry.execute(call, { agentId, phase, signal });
           content = result.content;
           isError = result.isError ?? false;
+          media = result.media ?? [];
+          costUsd = result.costUsd ?? 0;
         } catch (error) {
           if (signal.aborted) throw signal.reason;
           content = `Tool ${call.name} failed: ${describeError(error)}`;
@@ -61,6 +66,9 @@ export async function executeToolCalls(
     }
     // A tool may echo a secret (an env dump, a config file): the model must never read it.
     content = ctx.scrub(content);
+    if (costUsd > 0) ctx.addToolCost(agentId, costUsd);
+    const seen = ctx.mediaFor(agentId, media);
+    if (seen.note) content += `\n\n${seen.note}`;
     ctx.emit({
       type: 'tool.call.finished',
       agentId,
@@ -70,9 +78,18 @@ export async function executeToolCalls(
       result: content,
       isError,
       durationMs: Math.max(0, ctx.clock.now() - started),
+      ...(media.length > 0 ? { media: media.map(mediaRef) } : {}),
+      ...(costUsd > 0 ? { costUsd } : {}),
       ...(deferred ? { deferred } : {}),
     });
-    messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content, isError });
+    messages.push({
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content,
+      isError,
+      ...(seen.parts.length > 0 ? { media: seen.parts } : {}),
+    });
   }
   return messages;
 }

@@ -22,6 +22,12 @@ export class UsageMeter {
     return cost;
   }
 
+  /** Records dollars an agent's tool spent at a provider (media generation). */
+  addCost(agentId: string, dollars: number): void {
+    this.cost.set(agentId, (this.cost.get(agentId) ?? 0) + dollars);
+    this.spent += dollars;
+  }
+
   /** Dollars spent by every agent together. */
   get totalCost(): number {
     return this.spent;

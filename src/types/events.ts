@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelPriceSchema, TokenUsageSchema } from './usage.js';
+import { MediaRefSchema } from './media.js';
 import { qualityEventSchemas } from './quality-events.js';
 import {
   DecisionSourceSchema,
@@ -63,6 +64,8 @@ export const RunStartedSchema = z.object({
   ...base,
   type: z.literal('run.started'),
   question: z.string(),
+  /** Media the user attached to the question (by path and hash; the bytes are not logged). */
+  attachments: z.array(MediaRefSchema).optional(),
   agents: z.array(AgentInfoSchema),
   /** The coordination settings in force (no secrets). */
   settings: z.record(z.string(), z.unknown()),
@@ -161,6 +164,10 @@ export const ToolCallFinishedSchema = z.object({
   isError: z.boolean(),
   durationMs: z.number().nonnegative(),
   providerExecuted: z.boolean().optional(),
+  /** Media the tool returned for the model to see, or files it made (by path and hash). */
+  media: z.array(MediaRefSchema).optional(),
+  /** Dollars the call spent at a provider (media generation); counted in the agent's cost. */
+  costUsd: z.number().nonnegative().optional(),
   /** Planning mode: the call was recorded as part of the agent's plan, not executed. */
   deferred: z.boolean().optional(),
 });

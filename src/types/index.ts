@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './messages.js';
+export * from './media.js';
 export * from './usage.js';
 export * from './backend.js';
 export * from './tool.js';

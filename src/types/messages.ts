@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MediaPart } from './media.js';
 
 /** A JSON Schema object describing tool arguments (draft-07 subset that every provider accepts). */
 export type JsonSchema = { [key: string]: unknown };
@@ -11,12 +12,26 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
-/** Provider-neutral chat history. Backends translate it to their wire format. */
+/**
+ * Provider-neutral chat history. Backends translate it to their wire format.
+ *
+ * `media` on a user message is what the user attached (only kinds the agent's model takes: the core
+ * names the others in text); on a tool message it is what the tool returned to be seen (`read_media`,
+ * a screenshot). Backends whose wire format cannot carry media in a tool result send it in a user
+ * message right after the results.
+ */
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; media?: readonly MediaPart[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+  | {
+      role: 'tool';
+      toolCallId: string;
+      toolName: string;
+      content: string;
+      isError?: boolean;
+      media?: readonly MediaPart[];
+    };
 
 /**
  * What a tool says about its effects (from MCP annotations or a custom tool's declaration). Planning

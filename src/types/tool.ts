@@ -1,4 +1,5 @@
 import type { Phase, RunEventInput } from './events.js';
+import type { MediaPart } from './media.js';
 import type { ToolCall, ToolDefinition } from './messages.js';
 import type { DecisionSource, PermissionRuleRef } from './permission-events.js';
 
@@ -13,6 +14,17 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /**
+   * Media for the model to see (an image read with `read_media`, a screenshot). Sent as media parts,
+   * never as bytes in text; events record only their references. Dropped, with a note in `content`,
+   * for a model that cannot take the kind.
+   */
+  media?: readonly MediaPart[];
+  /**
+   * Dollars the call spent at a provider (image, speech or video generation): added to the agent's
+   * cost and the run's budget (`max_cost_usd`).
+   */
+  costUsd?: number;
 }
 
 /** The events a tool registry may emit itself (server health); everything else is the orchestrator's. */

@@ -1,3 +1,4 @@
+import { questionMessage } from '../media-filter.js';
 import type { ChatMessage } from '../../types/messages.js';
 import { finishPresentation, presentOrFallBack } from '../presentation.js';
 import type { RunContext } from '../run-context.js';
@@ -53,7 +54,7 @@ export async function assembleFinalAnswer(
         assemblySystemPrompt(agent.spec.systemMessage, settings.planningMode),
       ),
     },
-    { role: 'user', content: assemblyUserMessage(ctx.question, ctx.history, parts) },
+    questionMessage(ctx, agentId, assemblyUserMessage(ctx.question, ctx.history, parts)),
   ];
   return presentOrFallBack(ctx, presenter, messages, fallback, 'the assembly was empty', signal, isCancelled);
 }
