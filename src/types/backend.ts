@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall, ToolDefinition } from './messages.js';
 import type { TokenUsage } from './usage.js';
+import type { MediaKind } from './media.js';
 
 /** One streamed model call: the whole input the backend needs. */
 export interface ModelRequest {
@@ -196,6 +197,18 @@ export interface BackendFactory {
   harness?: true;
   /** The model used when the config names none (coding-agent harnesses, as MassGen does). */
   defaultModel?: string;
+  /**
+   * The media kinds the model of these settings takes as input parts, and the largest file of each
+   * kind its provider accepts. Absent: images only when `capabilities.imagesIn`, else none.
+   */
+  mediaIn?(settings: Pick<BackendSettings, 'model' | 'baseUrl' | 'provider'>): MediaInput;
+}
+
+/** What one model takes besides text (see {@link BackendFactory.mediaIn}). */
+export interface MediaInput {
+  kinds: readonly MediaKind[];
+  /** Bytes per file, by kind; a kind without a figure has no limit of its own. */
+  maxBytes?: Partial<Record<MediaKind, number>>;
 }
 
 /**
