@@ -8,6 +8,11 @@ export interface LocalModelEnv {
   modelDir: string;
   /** `MASSGEN_HF_ENDPOINT`, else `HF_ENDPOINT` (the Hugging Face tools' variable), else the public hub. */
   hubEndpoint: string;
+  /**
+   * `HF_TOKEN` from the run's environment (its `.env` included): sent only to the hub, for gated or
+   * private models. Read here, not from `process.env`, so a library caller's env is the only source.
+   */
+  hubToken?: string;
 }
 
 export function localModelEnv(env: ConfigEnv, home: string = os.homedir()): LocalModelEnv {
@@ -18,5 +23,6 @@ export function localModelEnv(env: ConfigEnv, home: string = os.homedir()): Loca
       /\/+$/,
       '',
     ),
+    ...(env['HF_TOKEN'] ? { hubToken: env['HF_TOKEN'] } : {}),
   };
 }

@@ -69,6 +69,8 @@ export interface LocalModelSettings {
   modelDir: string;
   /** Base URL of the model hub for `hf:` references (tests point it at a local server). */
   hubEndpoint: string;
+  /** The hub's access token (`HF_TOKEN` of the run's env), sent only to `hubEndpoint`; never logged. */
+  hubToken?: string;
 }
 
 /** Progress of a model download, for front ends to draw a progress bar. */

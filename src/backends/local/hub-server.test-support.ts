@@ -31,6 +31,8 @@ export interface HubRequest {
   path: string;
   /** The first byte of a ranged request; undefined for a whole-file request. */
   from?: number;
+  /** The request's `authorization` header, when it had one. */
+  authorization?: string;
 }
 
 export interface FakeHub {
@@ -49,7 +51,13 @@ export async function startFakeHub(files: Record<string, HubFile>): Promise<Fake
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
     const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
     const method = request.method ?? 'GET';
-    requests.push({ method, path, ...(range ? { from: Number(range[1]) } : {}) });
+    const { authorization } = request.headers;
+    requests.push({
+      method,
+      path,
+      ...(range ? { from: Number(range[1]) } : {}),
+      ...(authorization ? { authorization } : {}),
+    });
     const cdn = path.startsWith('/cdn/');
     const file = files[cdn ? path.slice(4) : path];
     if (!file) {

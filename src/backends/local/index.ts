@@ -74,6 +74,7 @@ export const localBackend: BackendFactory = {
     await ensureModelFile(settings.model, {
       modelDir: local.modelDir,
       hubEndpoint: local.hubEndpoint,
+      ...(local.hubToken ? { hubToken: local.hubToken } : {}),
       ...(context.onProgress ? { onProgress: context.onProgress } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });

@@ -16,6 +16,8 @@ export interface DownloadOptions {
   file: string;
   /** The hub the URL belongs to: node-llama-cpp sends its Hugging Face access token only there. */
   hubEndpoint: string;
+  /** Hugging Face access token, sent only to `hubEndpoint` (as node-llama-cpp's `tokens.huggingFace`). */
+  hubToken?: string;
   onProgress?: (progress: DownloadProgress) => void;
   /** Aborting stops the download at once and rejects with the signal's reason (the part is kept). */
   signal?: AbortSignal;
@@ -85,6 +87,7 @@ export async function downloadModel(
       skipExisting: false,
       deleteTempFileOnCancel: false,
       endpoints: { huggingFace: options.hubEndpoint },
+      ...(options.hubToken ? { tokens: { huggingFace: options.hubToken } } : {}),
     },
     options,
     idleTimeoutMs,
@@ -155,7 +158,10 @@ async function probe(url: string, options: DownloadOptions, idleTimeoutMs: numbe
         method: 'HEAD',
         redirect: 'manual',
         signal: controller.signal,
-        headers: { 'accept-encoding': 'identity', ...accessToken(current, options.hubEndpoint) },
+        headers: {
+          'accept-encoding': 'identity',
+          ...accessToken(current, options.hubEndpoint, options.hubToken),
+        },
       });
       expected.sha256 ??= sha256FromEtag(response.headers.get('x-linked-etag'));
       expected.size ??= parseSize(response.headers.get('x-linked-size'));
@@ -193,6 +199,7 @@ interface DownloaderOptions {
   skipExisting: boolean;
   deleteTempFileOnCancel: boolean;
   endpoints: { huggingFace: string };
+  tokens?: { huggingFace: string };
 }
 
 interface WorkerUpdate {
@@ -243,6 +250,10 @@ function runDownloader(
   const library = pathToFileURL(createRequire(import.meta.url).resolve('node-llama-cpp')).href;
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // An empty environment: the library would otherwise read HF_TOKEN from this process's env, and the
+    // token must come only from the run's env (passed as `tokens`). Its home folder still comes from
+    // the user database, so ~/.cache/huggingface/token keeps working.
+    env: {},
     workerData: { library, options: downloaderOptions },
   });
   const folder = downloaderOptions.dirPath;
@@ -314,9 +325,8 @@ function downloaderError(
   return options.offlineError(`connection lost: ${detail}`, new Error(detail));
 }
 
-/** Hugging Face's access token (`HF_TOKEN`) for requests to the hub itself, as node-llama-cpp sends it. */
-function accessToken(url: string, hubEndpoint: string): Record<string, string> {
-  const token = process.env['HF_TOKEN'];
+/** Hugging Face's access token for requests to the hub itself, as node-llama-cpp sends it. */
+function accessToken(url: string, hubEndpoint: string, token: string | undefined): Record<string, string> {
   if (!token) return {};
   try {
     return new URL(url).origin === new URL(hubEndpoint).origin ? { authorization: `Bearer ${token}` } : {};

@@ -87,6 +87,29 @@ describe('ensureModelFile with a hub reference (node-llama-cpp downloads, massge
     expect(requests.length).toBe(before);
   });
 
+  it("sends the run's HF_TOKEN to the hub only, never this process's", async () => {
+    const previous = process.env['HF_TOKEN'];
+    process.env['HF_TOKEN'] = 'process-token-must-not-be-sent';
+    try {
+      const hub = await serve({ [FILE_PATH]: { body: model, redirect: true } });
+      await ensureModelFile('hf:user/repo/tiny.gguf', {
+        modelDir,
+        hubEndpoint: hub.endpoint,
+        hubToken: 'run-token',
+      });
+      const auth = hub.requests.map((r) => r.authorization);
+      expect(auth.filter((a) => a !== undefined).length).toBeGreaterThan(0);
+      expect(new Set(auth.filter((a) => a !== undefined))).toEqual(new Set(['Bearer run-token']));
+      await rm(modelDir, { recursive: true, force: true });
+      const before = hub.requests.length;
+      await ensureModelFile('hf:user/repo/tiny.gguf', { modelDir, hubEndpoint: hub.endpoint });
+      expect(hub.requests.slice(before).every((r) => r.authorization === undefined)).toBe(true);
+    } finally {
+      if (previous === undefined) delete process.env['HF_TOKEN'];
+      else process.env['HF_TOKEN'] = previous;
+    }
+  });
+
   it('follows the hub redirect and checks the hash the redirect announced', async () => {
     const hub = await serve({ [FILE_PATH]: { body: model, redirect: true } });
     const path = await ensureModelFile('hf:user/repo/tiny.gguf', { modelDir, hubEndpoint: hub.endpoint });

@@ -13,6 +13,8 @@ export { cachePath, hubUrl, parseModelRef, type HubModelRef, type ModelRef } fro
 export interface EnsureModelFileOptions {
   modelDir: string;
   hubEndpoint: string;
+  /** Access token for gated or private models on the hub. */
+  hubToken?: string;
   onProgress?: (progress: DownloadProgress) => void;
   /** Aborting stops a download and rejects with the signal's reason; the next run resumes it. */
   signal?: AbortSignal;
@@ -94,6 +96,7 @@ async function ensureHubFile(
   await downloadModel(url, destination, {
     file,
     hubEndpoint: options.hubEndpoint,
+    ...(options.hubToken ? { hubToken: options.hubToken } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
