@@ -5,6 +5,14 @@
 export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './app/run-massgen.js';
 export { validateConfig, type ValidationReport } from './app/validate.js';
 export {
+  readMediaFile,
+  loadAttachments,
+  mediaLabel,
+  type AttachmentInput,
+  type LoadedAttachments,
+} from './media/index.js';
+export type { MediaKind, MediaPart, MediaRef } from './types/media.js';
+export {
   runStep,
   readStepStanding,
   type StepOptions,

@@ -10,6 +10,7 @@ import type {
   SharedV3Warning,
 } from '@ai-sdk/provider';
 import { streamChatRun, totalUsage, type ChatMessage, type MassGenOptions } from '../app/index.js';
+import { requestMedia, type RequestFile } from '../app/request-media.js';
 import { MassGenError } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -28,21 +29,54 @@ export class MassGenRunError extends MassGenError {
   }
 }
 
-/** The prompt as chat messages: text parts joined; other parts (files, tool calls) reported as warnings. */
-function messagesOf(prompt: LanguageModelV3Prompt, warnings: SharedV3Warning[]): ChatMessage[] {
+/** A file part's bytes (the AI SDK hands inline data as bytes or base64; URLs it has downloaded already). */
+function fileBytes(data: Uint8Array | string | URL, where: string): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  if (typeof data === 'string') return new Uint8Array(Buffer.from(data, 'base64'));
+  throw new MassGenError('usage_error', `${where}: massgen does not fetch file URLs (${data.protocol}…)`, {
+    hint: 'pass the file’s bytes (a Uint8Array or base64) instead of a URL',
+  });
+}
+
+/**
+ * The prompt as chat messages: text parts joined, a user message's file and image parts as its media
+ * (type sniffed from the bytes, size checked); other parts (tool calls, assistant files) reported as
+ * warnings.
+ * @throws {RequestMediaError} for a file that is too large or of a type no model takes.
+ */
+async function messagesOf(
+  prompt: LanguageModelV3Prompt,
+  warnings: SharedV3Warning[],
+): Promise<ChatMessage[]> {
   const skipped = new Set<string>();
-  const messages = prompt.map((message): ChatMessage => {
+  const files: RequestFile[] = [];
+  const owners: number[] = [];
+  const messages = prompt.map((message, i): ChatMessage => {
     if (message.role === 'system') return { role: 'system', content: message.content };
     const texts: string[] = [];
-    for (const part of message.content) {
+    message.content.forEach((part, j) => {
       if (part.type === 'text') texts.push(part.text);
-      else if (part.type !== 'reasoning') skipped.add(part.type);
-    }
+      else if (part.type === 'file' && message.role === 'user') {
+        const where = `prompt[${i}].content[${j}]`;
+        const name = part.filename ?? `${part.mediaType.split('/')[0] ?? 'file'}-${files.length + 1}`;
+        files.push({ name, data: fileBytes(part.data, where), where });
+        owners.push(i);
+      } else if (part.type !== 'reasoning') skipped.add(part.type);
+    });
     return { role: message.role, content: texts.join('\n') };
   });
   for (const type of skipped)
-    warnings.push({ type: 'unsupported', feature: `${type} parts`, details: 'only text reaches the agents' });
-  return messages;
+    warnings.push({
+      type: 'unsupported',
+      feature: `${type} parts`,
+      details: 'only text and user files reach the agents',
+    });
+  if (files.length === 0) return messages;
+  const parts = await requestMedia(files);
+  return messages.map((message, i) => {
+    const media = parts.filter((_, k) => owners[k] === i);
+    return media.length > 0 ? { ...message, media } : message;
+  });
 }
 
 /** Call options that mean nothing to a team (each agent's model settings come from the config). */
@@ -134,7 +168,7 @@ export class MassGenLanguageModel implements LanguageModelV3 {
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const warnings = ignoredOptions(options);
-    const messages = messagesOf(options.prompt, warnings);
+    const messages = await messagesOf(options.prompt, warnings);
     const parts = streamChatRun(messages, {
       ...this.settings,
       ...(options.abortSignal ? { signal: options.abortSignal } : {}),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRunSkills, resolveSkillsFolder, saveProposedSkills } from './agent-skills.js';
 import { buildAgentSpecs } from './build-agents.js';
+import { loadToolFeatures } from './tool-features.js';
 import { parseConfig } from '../config/index.js';
 
 const dirs: string[] = [];
@@ -72,7 +73,7 @@ describe('Agent Skills in a run', () => {
     ).toBe(true);
   });
 
-  it('puts names and descriptions (not bodies) into the system prompt and offers load_skill', () => {
+  it('puts names and descriptions (not bodies) into the system prompt and offers load_skill', async () => {
     const base = tempDir();
     skill(path.join(base, 'skills'), 'probe', 'Probes things.');
     const config = parseConfig(
@@ -83,7 +84,7 @@ describe('Agent Skills in a run', () => {
     const [spec] = buildAgentSpecs(
       config,
       { OPENAI_API_KEY: 'sk-test' },
-      { custom: [[]], baseDir: base, skills },
+      { custom: [[]], baseDir: base, skills, features: await loadToolFeatures(config, skills) },
     );
     expect(spec?.systemMessage).toMatch(/^Be brief\.\n\n## Skills\n/);
     expect(spec?.systemMessage).toContain('- probe: Probes things.');

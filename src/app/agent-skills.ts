@@ -11,6 +11,7 @@ import {
   type SkillProblem,
 } from '../skills/index.js';
 import type { RunWarning } from '../types/events.js';
+import { configUsesSkills } from './tool-features.js';
 
 // What `massgen skills` (src/cli) needs, through the composition root.
 export {
@@ -70,7 +71,7 @@ export function loadRunSkills(
   where: { baseDir: string; projectDir: string; home?: string },
 ): RunSkills | null {
   const team = config.skills?.paths ?? [];
-  if (team.length === 0 && config.agents.every((a) => (a.skills ?? []).length === 0)) return null;
+  if (!configUsesSkills(config)) return null;
   const resolve = (folder: string) => resolveSkillsFolder(folder, where);
   const warnings: RunWarning[] = [];
   const seenProblems = new Set<string>();

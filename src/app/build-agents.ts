@@ -17,6 +17,7 @@ import type {
   HarnessSettings,
   PrepareContext,
 } from '../types/backend.js';
+import { mediaInputOf } from '../media/agent-media-checks.js';
 import { ConfigError } from '../types/errors.js';
 import type { ModelPrice } from '../types/usage.js';
 import { closestMatch } from '../util/closest-match.js';
@@ -24,7 +25,7 @@ import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/
 import type { Tool } from '../tools/define-tool.js';
 import type { RunSkills } from './agent-skills.js';
 import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
-import { skillsPrompt } from '../skills/index.js';
+import { loadedFeature, type ToolFeatures } from './tool-features.js';
 import type { ExternalAgent } from './external-agents.js';
 import { bwrapArgs } from '../tools/execute-command/index.js';
 
@@ -244,6 +245,7 @@ export function resolveAgentSettings(
   if (backend.temperature !== undefined) settings.temperature = backend.temperature;
   if (backend.max_tokens !== undefined) settings.maxTokens = backend.max_tokens;
   if (backend.headers !== undefined) settings.headers = { ...backend.headers };
+  if (backend.media_in !== undefined) settings.mediaIn = [...backend.media_in];
   const extraBody = Object.fromEntries(
     (['top_k', 'repetition_penalty', 'chat_template_kwargs'] as const).flatMap((k) =>
       backend[k] === undefined ? [] : [[k, backend[k]]],
@@ -373,6 +375,8 @@ export interface AgentToolInputs {
   limiters?: CallLimiterFactory;
   /** The run's Agent Skills (see `loadRunSkills`): listed in each agent's system prompt, with `load_skill`. */
   skills?: RunSkills | null;
+  /** The modules of the optional tools the config uses (see `loadToolFeatures`). */
+  features?: ToolFeatures;
 }
 
 /** A harness's workspace, path rule and MassGen `claude_code` options. */
@@ -452,7 +456,13 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
       }
       backend = rateLimited(backend, limiter);
     }
-    const spec: AgentSpec = { id: agent.id, backend, maxRetries: agent.backend.max_retries };
+    const spec: AgentSpec = {
+      id: agent.id,
+      backend,
+      maxRetries: agent.backend.max_retries,
+      // The kinds of attachments and tool media its model is shown; the rest it reads about in a note.
+      mediaIn: mediaInputOf(factory, settings).kinds,
+    };
     const price = priceFor(config, settings);
     if (price) spec.price = price;
     const contextWindow = agent.backend.context_window ?? knownContextWindow(settings.model);
@@ -460,7 +470,7 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
     const skills = tools?.skills?.byAgent.get(agent.id) ?? [];
     if (skills.length > 0 || tools?.skills?.evolve) {
-      const list = skillsPrompt(skills, {
+      const list = loadedFeature(tools?.features?.skills, 'skills').prompt(skills, {
         budget: tools!.skills!.promptBudget,
         evolve: tools!.skills!.evolve,
       });
@@ -475,6 +485,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
       skills,
       config.tools.browser,
       config.tools.computer,
+      tools?.features,
+      mediaInputOf(factory, settings),
     );
     if (registry) spec.tools = registry;
     return spec;

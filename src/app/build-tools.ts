@@ -15,10 +15,9 @@ import {
 import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
 import { lazyMcpToolProvider, type McpServerSettings } from '../tools/index.js';
 import { withPathGuard } from '../tools/path-arguments-guard.js';
-import { skillsToolProvider } from './skills-tools.js';
-import { browserToolProvider } from './browser-provider.js';
+import { createReadMediaToolProvider } from '../tools/read-media/index.js';
+import type { MediaInput } from '../types/backend.js';
 import type { BrowserConfig } from '../config/browser-schema.js';
-import { computerToolProvider } from './computer-provider.js';
 import type { ComputerConfig } from '../config/computer-schema.js';
 import type { Skill } from '../skills/index.js';
 import type { CheckPath } from '../tools/permissions/index.js';
@@ -26,6 +25,7 @@ import type { ToolProvider } from '../tools/tool-provider.js';
 import { ConfigError } from '../types/errors.js';
 import type { ToolContext, ToolRegistry } from '../types/tool.js';
 import { closestMatch } from '../util/closest-match.js';
+import { loadedFeature, requestsMediaGeneration, type ToolFeatures } from './tool-features.js';
 
 /**
  * What an agent with a workspace works inside: its folder, the path policy of its file tools, the
@@ -42,7 +42,7 @@ export interface AgentSandbox {
 }
 
 /** The tools an agent with a workspace always has; custom tools may not take their names. */
-const BUILT_IN_NAMES = new Set([...FILESYSTEM_TOOLS.map((t) => t.name), 'execute_command']);
+const BUILT_IN_NAMES = new Set([...FILESYSTEM_TOOLS.map((t) => t.name), 'execute_command', 'read_media']);
 
 /** Tools given in code (library callers), by agent id. */
 export type ToolsByAgent = Readonly<Record<string, readonly Tool[]>>;
@@ -199,12 +199,16 @@ export function buildToolRegistry(
   browser?: BrowserConfig,
   /** `tools.computer`: the agent's own virtual desktop (docs/computer-use.md). */
   computer?: ComputerConfig,
+  /** The modules of the skills, browser and computer tools (`loadToolFeatures`), when those are used. */
+  features: ToolFeatures = {},
+  /** What the agent's model takes besides text: with a workspace and some kind, `read_media` is offered. */
+  mediaIn?: MediaInput,
 ): ToolRegistry | undefined {
   const { backend } = agent;
   const providers: ToolProvider[] = [];
   // Skills: load_skill, and their folders read-only in the sandbox (skills-tools.ts).
   if (skills.length > 0) {
-    const withSkills = skillsToolProvider(skills, sandbox);
+    const withSkills = loadedFeature(features.skills, 'skills').toolProvider(skills, sandbox);
     providers.push(withSkills.provider);
     sandbox = withSkills.sandbox;
   }
@@ -212,6 +216,14 @@ export function buildToolRegistry(
     providers.push(
       createFilesystemToolProvider({ checkPath: sandbox.checkPath, workspace: sandbox.workspace }),
     );
+    if (mediaIn && mediaIn.kinds.length > 0)
+      providers.push(
+        createReadMediaToolProvider({
+          checkPath: sandbox.checkPath,
+          workspace: sandbox.workspace,
+          media: mediaIn,
+        }),
+      );
     if (sandbox.commands !== null) {
       providers.push(
         createCommandToolProvider({
@@ -236,8 +248,13 @@ export function buildToolRegistry(
     }
   }
   if (customTools.length > 0) providers.push(customToolProvider(customTools));
-  if (browser) providers.push(browserToolProvider(agent, browser, sandbox));
-  if (computer) providers.push(computerToolProvider(agent, computer, sandbox));
+  if (browser) providers.push(loadedFeature(features.browser, 'browser')(agent, browser, sandbox));
+  if (computer) providers.push(loadedFeature(features.computer, 'computer')(agent, computer, sandbox));
+  // enable_image/audio/video_generation: generate_image, generate_speech, transcribe, generate_video.
+  if (requestsMediaGeneration(agent)) {
+    const media = loadedFeature(features.mediaGeneration, 'mediaGeneration')(agent, sandbox);
+    if (media) providers.push(media);
+  }
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
     const provider = lazyMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.

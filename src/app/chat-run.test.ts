@@ -14,6 +14,7 @@ describe('conversationToRun', () => {
           { question: 'a?', answer: 'A.' },
           { question: 'b?', answer: 'B.' },
         ],
+        attachments: [],
       },
     );
   });

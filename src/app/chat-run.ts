@@ -1,5 +1,6 @@
 import type { HistoryTurn } from '../coordination/index.js';
 import { MassGenError } from '../types/errors.js';
+import type { MediaPart } from '../types/media.js';
 import type { RunResult } from '../types/run-result.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
 import { createPlainDisplay } from './plain-display.js';
@@ -12,10 +13,12 @@ import type { RunLauncher } from './run-launcher.js';
  * run's events into a reasoning trace followed by the final answer.
  */
 
-/** One message of a conversation, its content already flattened to text. */
+/** One message of a conversation, its content already flattened to text (and a user's media beside it). */
 export interface ChatMessage {
   role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** Images, audio, video or PDFs a user message carried (already checked). */
+  media?: readonly MediaPart[];
 }
 
 /** A conversation that cannot become a run (no user message to answer). */
@@ -37,7 +40,10 @@ export class ConversationError extends MassGenError {
 export function conversationToRun(messages: readonly ChatMessage[]): {
   question: string;
   history: HistoryTurn[];
+  /** Every user message's media, in order: history is text, so earlier turns' files go with the question. */
+  attachments: MediaPart[];
 } {
+  const attachments = messages.flatMap((m) => (m.role === 'user' ? (m.media ?? []) : []));
   const instructions: string[] = [];
   const history: HistoryTurn[] = [];
   let asked: string[] = [];
@@ -50,7 +56,10 @@ export function conversationToRun(messages: readonly ChatMessage[]): {
     answered = [];
   };
   for (const message of messages) {
-    const text = message.content.trim();
+    // A user message of media alone still asks something (`what is in this picture?` may come first).
+    const text =
+      message.content.trim() ||
+      (message.role === 'user' && message.media?.length ? '(see the attached files)' : '');
     if (text === '') continue;
     if (message.role === 'system' || message.role === 'developer') instructions.push(text);
     else if (message.role === 'user') {
@@ -71,6 +80,7 @@ export function conversationToRun(messages: readonly ChatMessage[]): {
         ? question
         : `${question}\n\nInstructions from the caller:\n${instructions.join('\n\n')}`,
     history,
+    attachments,
   };
 }
 
@@ -97,11 +107,12 @@ export async function* streamChatRun(
     launch?: RunLauncher;
   },
 ): AsyncGenerator<ChatRunPart, RunResult, undefined> {
-  const { question, history } = conversationToRun(messages);
+  const { question, history, attachments } = conversationToRun(messages);
   const { launch, ...runOptions } = options;
+  const withMedia = attachments.length > 0 ? { attachments } : {};
   const events = launch
-    ? await launch({ ...runOptions, question, history })
-    : (await prepareRun({ ...runOptions, question, history })).stream();
+    ? await launch({ ...runOptions, question, history, ...withMedia })
+    : (await prepareRun({ ...runOptions, question, history, ...withMedia })).stream();
   let trace = '';
   const display = createPlainDisplay((text) => (trace += text), { trace: true, showReasoning: true });
   let answer: string | null = null;

@@ -25,8 +25,11 @@ describe('tools.computer in the config', () => {
       display: 'xvfb',
       width: 1024,
       height: 768,
+      native: 'auto',
     });
+    expect(agentConfig({ native: false }).tools.computer?.native).toBe(false);
     expect(() => agentConfig({ display: 'wayland' })).toThrow(/display/);
+    expect(() => agentConfig({ native: true })).toThrow(/native/);
   });
 
   it('needs a workspace and Xvfb and xdotool on PATH, before the run starts', () => {

@@ -1,6 +1,7 @@
 import type { AgentSandbox } from './build-tools.js';
 import type { AgentConfig } from '../config/index.js';
 import type { ComputerConfig } from '../config/computer-schema.js';
+import { supportsNativeComputer } from '../backends/native-computer.js';
 import { createComputerToolProvider } from '../tools/computer/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
 import { ConfigError } from '../types/errors.js';
@@ -10,6 +11,8 @@ import { findExecutable } from '../util/find-executable.js';
  * The `computer_*` tools for one agent from `tools.computer` (docs/computer-use.md): a virtual desktop
  * of its own (Xvfb, driven with xdotool), screenshots saved in its workspace. An agent without a
  * workspace, or a machine without Xvfb or xdotool, is a configuration error before the run starts.
+ * With `native: auto` an agent whose backend and model have the vendor's own computer tool (Claude,
+ * `src/backends/native-computer.ts`) gets that instead of the generic click/type/screenshot tools.
  */
 export function computerToolProvider(
   agent: AgentConfig,
@@ -43,5 +46,6 @@ export function computerToolProvider(
       : sandbox.commands === 'local'
         ? 'unsandboxed'
         : null,
+    native: computer.native === 'auto' && supportsNativeComputer(agent.backend.type, agent.backend.model),
   });
 }

@@ -10,7 +10,8 @@ export { collectRunSecrets, runScrubber } from './secrets.js';
 export { buildAgentSpecs, resolveBackendSettings, type Env } from './build-agents.js';
 export { coordinationSettings } from './coordination-settings.js';
 export { massgenVersion, runtimeVersions } from './versions.js';
-export { validateConfig, type ValidationReport } from './validate.js';
+// `validateConfig` itself: from './validate.js' (it loads the skills modules, which a run may not need).
+export type { ValidationReport } from './validate.js';
 export { backendTypes, inferBackend, disposeLocalModels } from '../backends/index.js';
 export { listBackends, anyApiKeySet, knownKeyEnvs, type BackendListing } from './list-backends.js';
 export { describeSandbox } from './sandboxes.js';

@@ -1,5 +1,7 @@
 // The whole of app/: what every CLI invocation needs (essentials.ts) and what only some commands do.
 export * from './essentials.js';
+// Not in essentials: it loads the skills modules, which a plain run does not need.
+export { validateConfig } from './validate.js';
 export {
   runSetupWizard,
   askLocalModelDownload,

@@ -1,5 +1,7 @@
 import type { RunEvent, RunEventOf } from '../types/events.js';
+import { computerActionArgs } from '../util/computer-action-args.js';
 import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
+import { mediaLabel } from '../media/media-label.js';
 
 export { formatUsd };
 
@@ -9,7 +11,9 @@ export type Write = (text: string) => void;
 function toolResultLine(event: RunEventOf<'tool.call.finished'>): string {
   if (event.deferred) return `⏸ ${event.toolName} recorded for the plan (planning mode: not run yet)`;
   const result = truncate(oneLine(event.result), 120);
-  return event.isError ? `✖ ${event.toolName}: ${result}` : `↳ ${event.toolName}: ${result}`;
+  // The files the call showed the model, by name, kind and size (their bytes stay out of every view).
+  const media = event.media?.length ? ` [${event.media.map((m) => mediaLabel(m)).join(', ')}]` : '';
+  return event.isError ? `✖ ${event.toolName}: ${result}${media}` : `↳ ${event.toolName}: ${result}${media}`;
 }
 
 /** Which tools run while the agents plan and which wait for the final presenter. */
@@ -72,6 +76,8 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
       case 'run.started':
         for (const a of event.agents) if (a.price) priced.add(a.agentId);
         write(`Question: ${oneLine(event.question)}\n`);
+        if (event.attachments?.length)
+          write(`Attached: ${event.attachments.map((m) => mediaLabel(m)).join(', ')}\n`);
         write(
           `Agents: ${event.agents.map((a) => `${a.agentId} (${a.backendType}/${a.model})`).join(', ')}\n\n`,
         );
@@ -105,7 +111,8 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
         flushPartial(event.agentId);
         line(
           event.agentId,
-          `⚙ ${event.toolName} ${truncate(oneLine(JSON.stringify(event.arguments) ?? ''), 100)}`,
+          // A vendor computer action reads as its target (`computer left_click (120, 48)`), not as JSON.
+          `⚙ ${event.toolName} ${truncate(oneLine(computerActionArgs(event.toolName, event.arguments) ?? JSON.stringify(event.arguments) ?? ''), 100)}`,
         );
         return;
       case 'tool.call.finished':

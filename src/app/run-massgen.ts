@@ -38,7 +38,8 @@ import { isolationResult, ReviewDesk, type ReviewChoice, type ReviewMode } from 
 import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
 import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
-import { loadRunSkills, saveProposedSkills, type RunSkills } from './agent-skills.js';
+import type { RunSkills } from './agent-skills.js';
+import { configUsesSkills, loadToolFeatures } from './tool-features.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
 import { loadExternalAgents } from './external-agents.js';
@@ -48,6 +49,8 @@ import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
 import { coordinationSettings, loadEvalCriteria } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
+import { loadRunAttachments, mediaWarnings } from './run-attachments.js';
+import { questionWithAttachments, type AttachmentInput } from '../media/index.js';
 import {
   harvestMemoryFolder,
   rememberRun,
@@ -71,6 +74,13 @@ export interface MassGenOptions {
   signal?: AbortSignal;
   /** Earlier turns of a multi-turn session. */
   history?: readonly HistoryTurn[];
+  /**
+   * Files that go with the question (docs/multimodal.md), after the config's `attachments:`: paths
+   * (relative to `cwd`), http(s) URLs, or `{ name, data }`. Text files are inlined into the question;
+   * images, audio, video and PDFs go as file parts to each agent whose model takes the kind, and the
+   * others read a note naming them.
+   */
+  attachments?: readonly AttachmentInput[];
   /** Folders or files added to the config's `orchestrator.context_paths` (relative to `cwd`). */
   contextPaths?: readonly ExtraContextPath[];
   /** Step mode: one agent's one action against a recorded session, instead of a whole run (docs/step-mode.md). */
@@ -179,6 +189,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   // Cheap checks first: a bad workspace or context path must not wait for a model download.
   const pathNotes: string[] = [];
   const contextPaths = checkWorkspaceConfig(config, baseDir, { projectDir: cwd, notes: pathNotes });
+  // Attachments are read (and downloaded) before any model is: a bad file fails the run at once.
+  const attached = await loadRunAttachments(config, options.attachments ?? [], {
+    baseDir,
+    cwd,
+    notes: pathNotes,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   // `memory.enabled`: the store is opened and the question's memories retrieved before agents are built.
   // Not in step mode: one agent's one action is not a finished run to learn from.
   const memory = options.step
@@ -232,7 +249,9 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       workspaces = prepared.workspaces;
       memoryFiles = await seedMemoryFolders(memory, memoryFilesMode, prepared.sandboxes);
       warnings = prepared.warnings;
-      skills = loadRunSkills(config, { baseDir, projectDir: cwd });
+      skills = configUsesSkills(config)
+        ? (await import('./agent-skills.js')).loadRunSkills(config, { baseDir, projectDir: cwd })
+        : null;
       if (skills) warnings = [...warnings, ...skills.warnings];
       const pythonAgents = await startPythonAgents(config, {
         baseDir,
@@ -244,7 +263,9 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
       warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
+      const features = await loadToolFeatures(config, skills);
       agents = buildAgentSpecs(config, env, {
+        features,
         custom,
         baseDir,
         sandboxes: prepared.sandboxes,
@@ -254,6 +275,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       // Harnesses keep processes and a tool server between steps: ended with the run.
       for (const { backend } of agents) if (backend.close) externalClosers.push(() => backend.close!());
+      // A file over a provider's limit stops the run here, before any request.
+      warnings = [...warnings, ...mediaWarnings(attached.media, agents, { config, env })];
     } catch (error) {
       await closeAll();
       // The agents' worktrees of isolated context paths (and their branches) go with a failed start.
@@ -261,6 +284,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       throw error;
     }
   }
+  if (options.agents) warnings = [...warnings, ...mediaWarnings(attached.media, options.agents, null)];
   agents = withMemoryNote(agents, memory, memoryFilesMode && memoryFiles.size > 0);
   // MassGen keys the config used that massgen handles differently or not at all: said at run start.
   warnings = [
@@ -338,8 +362,9 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     if (started) throw new Error('a prepared run can only be streamed once');
     started = true;
     const { controller, dispose } = linkedAbortController(options.signal);
-    const events = orchestrator.run(options.question, {
+    const events = orchestrator.run(questionWithAttachments(options.question, attached.texts), {
       signal: controller.signal,
+      ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
       ...(options.history ? { history: options.history } : {}),
       ...(options.step ? { step: options.step } : {}),
     });
@@ -371,7 +396,9 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       await harvestMemoryFolder(memory, memoryFiles, (id) => workspaces?.workspaceOf(id) ?? null, finished);
       await rememberRun(memory, orchestratorAgents, finished, (options.history?.length ?? 0) > 0);
       const workspaceDir = await deliverWorkspace(workspaces, finished, writer);
-      const proposedSkills = skills?.evolve ? saveProposedSkills(cwd, finished, workspaceDir) : [];
+      const proposedSkills = skills?.evolve
+        ? (await import('./agent-skills.js')).saveProposedSkills(cwd, finished, workspaceDir)
+        : [];
       await closeAll();
       await writer?.flush();
       resolveResult({

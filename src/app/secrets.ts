@@ -34,6 +34,13 @@ export function collectRunSecrets(config: MassGenConfig | null, env: Env): strin
   }
   if (config) {
     out.push(...secretValues(config, env));
+    // Media tools may read their key from a variable named in the config (`api_key_env`), whatever its name.
+    for (const agent of config.agents) {
+      for (const entry of Object.values(agent.backend.media_generation ?? {})) {
+        const value = entry?.api_key_env === undefined ? undefined : env[entry.api_key_env];
+        if (value) out.push(value);
+      }
+    }
     configSecrets(config, false, out);
   }
   return out;

@@ -45,6 +45,8 @@ export type { AgentSpec, HistoryTurn } from '../coordination/index.js';
 export interface TurnHooks {
   /** Cancels this turn only. */
   signal?: AbortSignal;
+  /** Files attached to this turn's question (the web UI's uploads), as {@link MassGenOptions.attachments}. */
+  attachments?: MassGenOptions['attachments'];
   /** Every event of the turn, in order (render it). */
   onEvent?: (event: RunEvent) => void;
   /** The prepared run, before it starts: keep it for a synchronous log flush on a hard exit. */
@@ -58,7 +60,7 @@ export interface TurnHooks {
 
 /** Options of {@link runSessionTurn}. */
 export interface RunSessionTurnOptions
-  extends Omit<MassGenOptions, 'question' | 'history' | 'signal' | 'onEvent'>, TurnHooks {
+  extends Omit<MassGenOptions, 'question' | 'history' | 'signal' | 'onEvent' | 'attachments'>, TurnHooks {
   question: string;
   /** The session the turn belongs to; null: create one (from `newSession`) when the turn is stored. */
   session: Session | null;
@@ -257,7 +259,7 @@ export interface SessionStatus {
 /** Options of {@link createSessionRunner}. */
 export interface SessionRunnerOptions extends Omit<
   MassGenOptions,
-  'question' | 'history' | 'signal' | 'onEvent' | 'config'
+  'question' | 'history' | 'signal' | 'onEvent' | 'config' | 'attachments'
 > {
   config: MassGenOptions['config'];
   /** Where the agents came from, recorded in `session.json`. Default: the config file's absolute path, else `config object`. */

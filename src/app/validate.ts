@@ -16,6 +16,7 @@ import { isRecord } from '../util/guards.js';
 import { findBackendFactory } from '../backends/index.js';
 import { loadRunSkills } from './agent-skills.js';
 import { modelLabel, resolveAgentSettings, type Env } from './build-agents.js';
+import { resolveMediaModels } from './media-generation-provider.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
 import { resolveConfigPath } from './config-relative.js';
 import { agentRoute, isPythonImportName } from './external-agents.js';
@@ -80,6 +81,7 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     const problems: ConfigError[] = [];
     try {
       resolveAgentSettings(agent, index, env, problems);
+      resolveMediaModels(agent, env, { index, problems });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(error);
@@ -91,7 +93,8 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
         ...(error.hint ? { hint: error.hint } : {}),
       };
       // A missing key is a fact of this environment, not of the file.
-      if (error.path?.endsWith('.api_key')) report.warnings.push(diagnostic);
+      if (error.path?.endsWith('.api_key') || error.path?.endsWith('.api_key_env'))
+        report.warnings.push(diagnostic);
       else report.errors.push(diagnostic);
     }
   });
@@ -134,6 +137,17 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     const file = resolveConfigPath(module, where, { baseDir: path.dirname(report.file), projectDir: cwd });
     if (!existsSync(file))
       report.errors.push({ path: where, message: `${where}: agent module not found: ${file}` });
+  });
+  // Attachments are read when a run starts (URLs downloaded then): a missing file is said now.
+  config.attachments.forEach((file, index) => {
+    if (/^https?:\/\//i.test(file)) return;
+    const where = `attachments[${index}]`;
+    const found = resolveConfigPath(file, where, { baseDir: path.dirname(report.file), projectDir: cwd });
+    if (!existsSync(found))
+      report.warnings.push({
+        path: where,
+        message: `${where}: file not found: ${found} (a run stops there)`,
+      });
   });
   const toolProblems = toolFileProblems(config, { baseDir: path.dirname(report.file), projectDir: cwd }, env);
   report.errors.push(...toolProblems.errors);

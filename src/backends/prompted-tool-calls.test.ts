@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend, ModelRequest, ModelStreamPart } from '../types/backend.js';
 import { emptyUsage } from '../types/usage.js';
-import { parsePromptedCalls, withPromptedToolCalls } from './prompted-tool-calls.js';
+import { sampleMedia } from '../testing/media-fixtures.js';
+import { parsePromptedCalls, promptedMessages, withPromptedToolCalls } from './prompted-tool-calls.js';
 
 /** A backend that streams `text` in small pieces and records what it was asked. */
 function replying(text: string): Backend & { seen: ModelRequest[] } {
@@ -79,5 +80,23 @@ describe('tool calls through the text', () => {
       // drain
     }
     expect(inner.seen[0]?.messages).toEqual([{ role: 'user', content: 'Q?' }]);
+  });
+
+  it('keeps the media tool results returned on the user turn that carries them as text', () => {
+    const { png, jpeg } = sampleMedia();
+    const messages = promptedMessages({
+      ...request(),
+      messages: [
+        { role: 'user', content: 'Q?' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'lookup', arguments: {} }] },
+        { role: 'tool', toolCallId: 'a', toolName: 'lookup', content: 'one', media: [png] },
+        { role: 'tool', toolCallId: 'b', toolName: 'lookup', content: 'two', media: [jpeg] },
+      ],
+    });
+    expect(messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Result of lookup:\none\n\nResult of lookup:\ntwo',
+      media: [png, jpeg],
+    });
   });
 });

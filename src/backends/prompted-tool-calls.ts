@@ -40,10 +40,13 @@ export function promptedMessages(request: ModelRequest): ChatMessage[] {
       out.push({ role: 'assistant', content: message.content ? `${message.content}\n${calls}` : calls });
     } else if (message.role === 'tool') {
       const text = `Result of ${message.toolName}${message.isError ? ' (error)' : ''}:\n${message.content}`;
+      const media = message.media ?? [];
       const last = out.at(-1);
-      // Several results of one step read as one user turn.
-      if (last?.role === 'user' && last.content.startsWith('Result of ')) last.content += `\n\n${text}`;
-      else out.push({ role: 'user', content: text });
+      // Several results of one step read as one user turn, with the media they returned.
+      if (last?.role === 'user' && last.content.startsWith('Result of ')) {
+        last.content += `\n\n${text}`;
+        if (media.length > 0) last.media = [...(last.media ?? []), ...media];
+      } else out.push({ role: 'user', content: text, ...(media.length > 0 ? { media } : {}) });
     } else out.push({ ...message });
   }
   const tools = instructions(request.tools, request.toolChoice === 'required');

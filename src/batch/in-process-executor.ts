@@ -1,4 +1,5 @@
-import { runMassGen, validateConfig, type Env, type MassGenOptions } from '../app/essentials.js';
+import { runMassGen, type Env, type MassGenOptions } from '../app/essentials.js';
+import { validateConfig } from '../app/validate.js';
 import { ConfigError, MassGenError, describeError } from '../types/errors.js';
 import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/rate-limiter.js';
 import { questionWithAttachments } from './attachments.js';

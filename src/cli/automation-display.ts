@@ -3,6 +3,12 @@ import type { RunResult } from '../types/run-result.js';
 import { oneLine, truncate } from '../util/text.js';
 import type { Write } from '../app/plain-display.js';
 import { inertText, inertWriter } from '../util/terminal-text.js';
+import { formatBytes } from '../media/media-limits.js';
+import type { MediaRef } from '../types/media.js';
+
+/** A media file on one line for scripts: name, kind, type, size, and where it is when known. */
+const mediaLine = (m: MediaRef) =>
+  `${m.name} (${m.kind}, ${m.mediaType}, ${formatBytes(m.bytes)}, sha256 ${m.sha256.slice(0, 12)})${m.path ? ` ${m.path}` : ''}`;
 
 /**
  * The `--automation` view: quiet, one `KEY: value` per line, for scripts and coding agents.
@@ -23,6 +29,11 @@ export function createAutomationDisplay(rawWrite: Write) {
   const write = inertWriter(rawWrite);
   return (event: RunEvent): void => {
     if (event.type === 'agent.dropped') write(`AGENT_DROPPED: ${event.agentId}: ${oneLine(event.reason)}\n`);
+    else if (event.type === 'run.started')
+      for (const m of event.attachments ?? []) write(`ATTACHMENT: ${oneLine(mediaLine(m))}\n`);
+    else if (event.type === 'tool.call.finished')
+      for (const m of event.media ?? [])
+        write(`MEDIA: ${event.agentId} ${event.toolName}: ${oneLine(mediaLine(m))}\n`);
   };
 }
 

@@ -21,7 +21,6 @@ import {
   prepareRun,
   runScrubber,
   singleAgentConfig,
-  validateConfig,
   type Env,
   type MassGenConfig,
   type PreparedRun,
@@ -290,6 +289,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     try {
       // `.env` files fill in what the real environment leaves unset.
       const file = isExampleRef(options.validate) ? resolveExampleRef(options.validate) : options.validate;
+      const { validateConfig } = await import('../app/validate.js');
       const report = validateConfig(file, { cwd: io.cwd, env: userEnv() });
       printValidationReport(io.stdout, report, options.json, { cwd: io.cwd });
       return report.valid ? ExitCode.success : ExitCode.config;
@@ -328,6 +328,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const discovered = flagged ? null : discoverConfig({ cwd: io.cwd, env: io.env, home });
   const noQuestion = !options.question?.trim();
   if (resuming || (noQuestion && !options.automation && io.stdin && (flagged || discovered))) {
+    if (options.attach !== undefined) {
+      printError(
+        io,
+        new UsageError(
+          '--attach goes with one question: give a question (and no --continue or --session-id)',
+          'usage: massgen --attach photo.png "What is in this picture?"',
+        ),
+        options.debug,
+      );
+      return ExitCode.config;
+    }
     if (options.inboxDir !== undefined) {
       printError(
         io,
@@ -405,6 +416,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       cwd: io.cwd,
       env,
       onDownloadProgress: progressBar,
+      ...(options.attach ? { attachments: options.attach } : {}),
       ...(options.logs ? {} : { logging: false }),
       ...(options.orchestratorTimeout === undefined
         ? {}

@@ -16,6 +16,8 @@ export interface CliOptions {
   debug: boolean;
   logs: boolean;
   orchestratorTimeout?: number;
+  /** `--attach FILE` (repeatable): files or URLs that go with the question (docs/multimodal.md). */
+  attach?: string[];
   /** `--inbox-dir DIR`: files dropped there become messages to the agents while the run goes. */
   inboxDir?: string;
   /** `--eval-criteria FILE`: the checklist's criteria (YAML or JSON). */
@@ -69,6 +71,7 @@ Examples:
   $ massgen --backend chatcompletion --provider groq --model llama-3.3-70b-versatile "Hi"
   $ massgen --backend chatcompletion --model llama3 --base-url http://localhost:11434/v1 "Hi"
   $ massgen --config team.yaml --automation "question"   # machine-readable output
+  $ massgen --attach photo.png --attach talk.mp3 "What is in these?"   # media in (docs/multimodal.md)
   $ massgen --validate team.yaml [--json]
   $ massgen --setup                          # choose providers, keys and a team once
   $ massgen --config @examples/teams/three_mixed "question"
@@ -128,6 +131,11 @@ export function buildProgram(): Command {
     .option('--debug', 'print stack traces, provider warnings and every event to stderr', false)
     .option('--no-logs', 'do not write .massgen/massgen_logs')
     .option('--orchestrator-timeout <seconds>', 'stop coordination after this many seconds', positiveSeconds)
+    .option(
+      '--attach <file>',
+      'a file (or http(s) URL) that goes with the question (repeatable): text is added to the question; images, audio, video and PDFs go to every agent whose model takes them',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option(
       '--inbox-dir <dir>',
       'steer the run from files: each file dropped in DIR is a message to the agents (first line @AGENT: to one agent); then moved to DIR/delivered/',

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import type { PreparedRun } from '../app/essentials.js';
 import type { RunEvent } from '../types/events.js';
-// The live view's module, not the tui index: Ink itself loads only when a live view starts.
-import { isLiveViewSupported, startLiveView } from '../tui/live-view.js';
+// The live view's entry, not the tui index: its modules and Ink load only when a live view starts.
+import { isLiveViewSupported, startLiveViewLazily } from '../tui/live-view-entry.js';
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
@@ -80,7 +80,7 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
     io.terminal &&
     isLiveViewSupported(io.terminal.stdout, io.env)
   ) {
-    const view = startLiveView({
+    const view = startLiveViewLazily({
       stdout: io.terminal.stdout,
       stdin: io.terminal.stdin,
       onCancel: () => io.requestInterrupt?.(),

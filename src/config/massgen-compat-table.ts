@@ -161,13 +161,13 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     convert: checklistPreset,
   },
   // Backend features massgen does not offer.
-  'backend.enable_image_generation': { kind: 'unsupported', note: 'image generation is not supported' },
-  'backend.enable_audio_generation': { kind: 'unsupported', note: 'audio generation is not supported' },
-  'backend.enable_video_generation': { kind: 'unsupported', note: 'video generation is not supported' },
+  // enable_image_generation, enable_audio_generation, enable_video_generation are massgen's own keys
+  // too (the media tools, docs/multimodal.md); MassGen's multimodal tools map onto them (massgen-compat-media.ts).
   'backend.enable_file_generation': { kind: 'unsupported', note: 'file generation tools are not supported' },
+  // Converted before the table applies (massgen-compat-uploads.ts); the row documents it.
   'backend.upload_files': {
-    kind: 'unsupported',
-    note: 'file uploads to the provider are not supported; give the files as context_paths',
+    kind: 'automatic',
+    note: "become the config's attachments: sent with the question to every agent whose model takes them (the whole team)",
   },
   'backend.top_p': { kind: 'unsupported', note: 'top_p is not passed on; use temperature' },
   'backend.extra_body': {

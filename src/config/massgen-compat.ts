@@ -3,6 +3,8 @@ import type { ConfigProblem } from './diagnostics.js';
 import { MASSGEN_KEYS, type CompatRule } from './massgen-compat-table.js';
 import { commandFiltersToRules, writeModeToContextPaths } from './massgen-compat-permissions.js';
 import { skillsKeysToSkills } from './massgen-compat-skills.js';
+import { multimodalToolsToMediaTools } from './massgen-compat-media.js';
+import { uploadFilesToAttachments } from './massgen-compat-uploads.js';
 import { isRecord } from '../util/guards.js';
 
 /**
@@ -173,6 +175,7 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
   if (Array.isArray(root.agents))
     root.agents.forEach((a, i) => isRecord(a) && agents.push([a, ['agents', i]]));
   if (isRecord(root.agent)) agents.push([root.agent, ['agent']]);
+  uploadFilesToAttachments(root, agents, notes);
   for (const [agent, path] of agents) {
     applyRules(agent, 'agent.', path, notes);
     const backend = agent.backend;
@@ -184,6 +187,7 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
     mcpListToMap(backend);
     expandCwd(backend, options.cwd);
     applyToEach(backend, 'custom_tools', 'backend.custom_tools.', at, notes);
+    multimodalToolsToMediaTools(backend, at, notes);
     expandCustomTools(backend, at, notes);
   }
   return { value: root, notes };

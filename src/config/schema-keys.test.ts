@@ -62,6 +62,7 @@ describe('schemaTree', () => {
       'ui',
       'pricing',
       'rate_limits',
+      'attachments',
       'python',
       'adapters',
       'permissions',

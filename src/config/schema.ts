@@ -6,6 +6,8 @@ import { PermissionRulesSchema, WriteModeSchema } from './permission-schema.js';
 import { AgentSkillsSchema, SkillsConfigSchema } from './skills-schema.js';
 import { ComputerConfigSchema } from './computer-schema.js';
 import { BrowserConfigSchema } from './browser-schema.js';
+import { MediaGenerationConfigSchema } from './media-generation-schema.js';
+import { MediaKindSchema } from '../types/media.js';
 
 /**
  * The config file schema: the single source of truth for keys, types and defaults. Unknown-key
@@ -140,6 +142,14 @@ export const BackendConfigSchema = z.strictObject({
   enable_code_execution: z.boolean().optional(),
   /** OpenAI's name for code execution. */
   enable_code_interpreter: z.boolean().optional(),
+  /** MassGen's keys: the `generate_image` tool (docs/multimodal.md, "Media out"); needs `cwd`. */
+  enable_image_generation: z.boolean().optional(),
+  /** The `generate_speech` and `transcribe` tools; needs `cwd`. */
+  enable_audio_generation: z.boolean().optional(),
+  /** The `generate_video` tool; needs `cwd`. */
+  enable_video_generation: z.boolean().optional(),
+  /** The model (and provider) of each media tool; default: the agent's own provider's. */
+  media_generation: MediaGenerationConfigSchema.optional(),
   reasoning: z
     .strictObject({
       effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
@@ -157,6 +167,11 @@ export const BackendConfigSchema = z.strictObject({
   top_k: z.int().positive().optional(),
   repetition_penalty: z.number().positive().optional(),
   chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * The media kinds the model takes (`[image, audio, video, document]`), replacing the backend's own
+   * figure: a served model that reads video (Qwen-VL), or `[]` for one that reads no images.
+   */
+  media_in: z.array(MediaKindSchema).optional(),
   /** The `local` backend: CPU threads, context window and GPU use. */
   threads: z.int().positive().optional(),
   context_size: z.int().min(128).optional(),
@@ -361,6 +376,12 @@ const RawConfigSchema = z.strictObject({
   pricing: z.record(z.string(), PriceConfigSchema).default(() => ({})),
   /** Client-side rate limits per model name. */
   rate_limits: z.record(z.string(), RateLimitConfigSchema).default(() => ({})),
+  /**
+   * Files that go with every question of this config (docs/multimodal.md): paths relative to the config
+   * file, or http(s) URLs fetched at start. Text is inlined into the question; images, audio, video and
+   * PDFs go to each agent whose model takes them.
+   */
+  attachments: z.array(z.string().min(1)).default(() => []),
   /** The Python interpreter for Python custom tools and Python agents (default: python3 from PATH). */
   python: z.string().min(1).optional(),
   /**

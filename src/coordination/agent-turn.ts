@@ -18,7 +18,6 @@ import { executeToolCalls, noTools } from './tool-step.js';
 import { questionMessage } from './media-filter.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from './workspace-view.js';
 import { parseWorkflowCall, VOTE, workflowToolDefinitions, workflowToolNames } from './workflow-tools.js';
-import { turnPolicyFor } from './quality/policies.js';
 import { checklistEnforcement } from './quality/quality-prompts.js';
 
 export type TurnSuccess = 'answered' | 'voted';
@@ -72,7 +71,7 @@ export async function runCoordinationTurn(
   const finalRound = state.finalists !== null;
   const mayAnswer = !finalRound && (limit === null || agent.answers.length < limit);
   // Checklist gate or decomposition: what this mode changes in the turn (null in plain voting).
-  const policy = turnPolicyFor(ctx, agentIndex, finalRound);
+  const policy = ctx.turnPolicy?.(ctx, agentIndex, finalRound) ?? null;
   let wrapUpSent = false;
   await showAnswerFiles(ctx, agentIndex, seen);
   ctx.emit({ type: 'agent.turn.started', agentId, turn, visibleAnswers: labelsOf(seen) });

@@ -29,7 +29,7 @@ import { mediaRef, type MediaPart } from '../types/media.js';
 import { islandsOf, visibleSets } from './visibility.js';
 import type { DecompositionPlan } from './quality/decomposition.js';
 import type { QualityBook } from './quality/quality-book.js';
-import { setUpQualityLoop } from './quality/quality-setup.js';
+import type { TurnPolicyPicker } from './quality/turn-policy.js';
 import { replayStepRecord, stepRoster, stepWorkspaces, type StepRequest } from './step-action.js';
 import {
   turnCeiling,
@@ -67,6 +67,7 @@ export class CoordinationRun implements LoopHost {
   planning: PlanningPolicy | null = null;
   quality: QualityBook | null = null;
   decomposition: DecompositionPlan | null = null;
+  turnPolicy: TurnPolicyPicker | undefined = undefined;
   readonly approver: ToolApprover | undefined;
   readonly toolPolicy: ToolPolicy | undefined;
   readonly workspaces: WorkspaceHooks | undefined;
@@ -323,10 +324,16 @@ export class CoordinationRun implements LoopHost {
         this.paraphrases = await paraphraseQuestion(this, this.runAbort.signal);
       }
       // Only a team that coordinates has a quality loop (decomposition or the checklist gate).
-      if (coordinating && !this.step) {
+      // Its modules load only for a run that has one.
+      const wantsQualityLoop =
+        this.settings.coordinationMode === 'decomposition' ||
+        this.settings.votingSensitivity === 'checklist_gated';
+      if (coordinating && !this.step && wantsQualityLoop) {
+        const { setUpQualityLoop } = await import('./quality/quality-setup.js');
         const qualityLoop = await setUpQualityLoop(this, this.runAbort.signal);
         this.decomposition = qualityLoop.decomposition;
         this.quality = qualityLoop.quality;
+        this.turnPolicy = qualityLoop.turnPolicy;
       }
       outcome = this.step
         ? await runStep(this, this.step)

@@ -9,6 +9,7 @@ import type { PlanningPolicy } from './planning.js';
 import type { HumanInbox } from './steering.js';
 import type { DecompositionPlan } from './quality/decomposition.js';
 import type { QualityBook } from './quality/quality-book.js';
+import type { TurnPolicyPicker } from './quality/turn-policy.js';
 import type { Clock, CoordinationSettings, HistoryTurn } from './settings.js';
 
 /** What the step, turn and presentation modules share during one run. */
@@ -56,6 +57,11 @@ export interface RunContext {
   readonly quality: QualityBook | null;
   /** The subtasks and their owners (`coordination_mode: decomposition`), else null. */
   readonly decomposition: DecompositionPlan | null;
+  /**
+   * Picks a coordination turn's policy (checklist gate or decomposition); set with `quality` or
+   * `decomposition`, whose modules load only for a run that has one (absent: plain voting).
+   */
+  readonly turnPolicy?: TurnPolicyPicker;
   /** The user's steering messages (docs/protocol.md "Steering"); absent where nobody can steer. */
   readonly inbox?: HumanInbox;
 }

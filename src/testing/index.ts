@@ -28,8 +28,20 @@ export {
   type FakeServer,
   type FakeHandler,
   type FakeServerOptions,
+  type RawRoute,
 } from './fake-server/server.js';
 export type { FakeRequestView, WireDialect } from './fake-server/dialect.js';
+export type { FakeMedia } from './fake-server/media-parts.js';
+export {
+  tinyJpeg,
+  tinyMp3,
+  tinyMp4,
+  tinyPdf,
+  tinyPng,
+  tinyWav,
+  mediaPartOf,
+  sampleMedia,
+} from './media-fixtures.js';
 export { openAIChatDialect } from './fake-server/openai-chat.js';
 export {
   geminiDialect,
@@ -53,4 +65,13 @@ export {
   type FakeResponsesRequestBody,
   type FakeResponsesInputItem,
 } from './fake-server/openai-responses.js';
+export {
+  type FakeMediaEndpoint,
+  type MediaAnswer,
+  type MediaRouteSpec,
+  type RecordedMediaRequest,
+} from './fake-server/media-endpoint.js';
+export { openAIMediaEndpoint, FAKE_TRANSCRIPT } from './fake-server/openai-media.js';
+export { geminiMediaEndpoint } from './fake-server/gemini-media.js';
+export { samplePng, sampleWav, sampleMp3, sampleMp4 } from './fake-server/media-samples.js';
 export { convergingTeam, type ConvergingTeamOptions } from './converging-team.js';

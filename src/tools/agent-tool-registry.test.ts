@@ -125,6 +125,28 @@ describe('createAgentToolRegistry', () => {
     expect(aborted).toBe(true);
   });
 
+  it("gives a tool its provider's longer minimum time (media generation), and keeps the limit in the message", async () => {
+    const timers: number[] = [];
+    const finish = () =>
+      new Promise<ToolResult>((resolve) => {
+        // Released only after the registry's own timer would have fired at `timeoutMs`.
+        timers.push(1);
+        setTimeout(() => resolve({ content: 'video saved' }), 60);
+      });
+    const media = provider('media', [def('generate_video'), def('generate_image')], finish);
+    const long: ToolProvider = {
+      ...media,
+      minTimeoutMs: (tool) => (tool === 'generate_video' ? 600_000 : undefined),
+    };
+    const registry = createAgentToolRegistry({ providers: [long], ...base, timeoutMs: 5 });
+    const video = await registry.execute({ id: '1', name: 'generate_video', arguments: {} }, context());
+    expect(video).toEqual({ content: 'video saved', isError: false });
+    const image = await registry.execute({ id: '2', name: 'generate_image', arguments: {} }, context());
+    expect(image.isError).toBe(true);
+    expect(image.content).toMatch(/did not finish within 0\.005s/);
+    expect(timers).toHaveLength(2);
+  });
+
   it('turns a thrown error into a tool error, but lets cancellation through', async () => {
     const broken = provider('b', [def('boom')], async () => {
       throw new Error('disk on fire');

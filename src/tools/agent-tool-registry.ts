@@ -73,6 +73,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       };
     }
 
+    const limitMs = Math.max(timeoutMs, entry.provider.minTimeoutMs?.(call.name) ?? 0);
     const timeout = new AbortController();
     const signal = AbortSignal.any([context.signal, timeout.signal]);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -82,7 +83,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
         const error = new ToolTimeout();
         timeout.abort(error);
         reject(error);
-      }, timeoutMs);
+      }, limitMs);
     });
     try {
       const result = await Promise.race([
@@ -92,12 +93,15 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
       return {
         content: truncateToolResult(result.content, maxResultChars),
         isError: result.isError ?? false,
+        // Media and provider cost pass through untouched: the core filters media per model and adds cost.
+        ...(result.media && result.media.length > 0 ? { media: result.media } : {}),
+        ...(result.costUsd !== undefined && result.costUsd > 0 ? { costUsd: result.costUsd } : {}),
       };
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;
       if (error instanceof ToolTimeout || timeout.signal.aborted) {
         return {
-          content: `Tool ${call.name} did not finish within ${timeoutMs / 1000}s and was stopped (tool_timeout_seconds). Try a smaller request or another approach.`,
+          content: `Tool ${call.name} did not finish within ${limitMs / 1000}s and was stopped (tool_timeout_seconds). Try a smaller request or another approach.`,
           isError: true,
         };
       }

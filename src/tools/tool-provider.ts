@@ -38,6 +38,11 @@ export interface ToolProvider {
    * without doing anything: the reason, or null. Optional; `call` must still check for itself.
    */
   precheck?(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | null>;
+  /**
+   * The least time one of its tools is given, for tools that take minutes by nature (a video is
+   * rendered in minutes): the registry waits for the longer of this and `tool_timeout_seconds`.
+   */
+  minTimeoutMs?(name: string): number | undefined;
   /** Stops everything `start` began (child processes, connections). Idempotent. */
   close(): Promise<void>;
 }

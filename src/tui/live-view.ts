@@ -2,6 +2,9 @@ import type { RunEvent } from '../types/events.js';
 import { DEFAULT_COLUMNS } from './lines.js';
 import { LiveViewStore, type SteeringOutcome } from './store.js';
 
+// Where it was defined first; the CLI imports it from the entry module, which loads no view code.
+export { isLiveViewSupported } from './live-view-entry.js';
+
 export interface LiveViewOptions {
   stdout: NodeJS.WriteStream;
   stdin: NodeJS.ReadStream;
@@ -37,21 +40,6 @@ export interface LiveViewHandle {
   finish(): Promise<void>;
   /** Resolves once the view is on screen (Ink loads in the background; events meanwhile are kept). */
   readonly ready: Promise<void>;
-}
-
-/**
- * Whether the live view can run on `stdout`: a terminal that is not `TERM=dumb`. (Under CI Ink only
- * writes the last frame, so CI counts as unsupported too.)
- */
-export function isLiveViewSupported(
-  stdout: Pick<NodeJS.WriteStream, 'isTTY'>,
-  env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  if (stdout.isTTY !== true) return false;
-  if (env.TERM === 'dumb') return false;
-  const ci = env.CI;
-  if (ci !== undefined && ci !== '0' && ci !== 'false') return false;
-  return true;
 }
 
 /**

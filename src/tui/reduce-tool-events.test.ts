@@ -22,6 +22,31 @@ const agentView = (state: ViewState, id: string) => {
 };
 
 describe('reduceView: tool activity', () => {
+  it('shows a vendor computer action by its target, not as JSON', () => {
+    const b = eventBuilder();
+    b.emit({ type: 'run.started', question: 'Q', agents: AGENTS.slice(0, 1), settings: {} });
+    b.emit({ type: 'agent.turn.started', agentId: 'gpt', turn: 1, visibleAnswers: [] });
+    const started = (callId: string, args: Record<string, unknown>) =>
+      b.emit({
+        type: 'tool.call.started',
+        agentId: 'gpt',
+        phase: 'coordination',
+        callId,
+        toolName: 'computer',
+        arguments: args,
+      });
+    started('c1', { action: 'left_click', coordinate: [120, 48] });
+    expect(agentView(replay(b.events), 'gpt').tool).toMatchObject({ args: 'left_click (120, 48)' });
+    started('c2', { action: 'type', text: 'hello' });
+    expect(agentView(replay(b.events), 'gpt').tool).toMatchObject({ args: 'type "hello"' });
+    started('c3', { action: 'left_click_drag', start_coordinate: [1, 2], coordinate: [3, 4] });
+    expect(agentView(replay(b.events), 'gpt').tool).toMatchObject({
+      args: 'left_click_drag (1, 2) → (3, 4)',
+    });
+    started('c4', { action: 'key', text: 'ctrl+s' });
+    expect(agentView(replay(b.events), 'gpt').tool).toMatchObject({ args: 'key ctrl+s' });
+  });
+
   it('shows the latest tool call, marks provider-executed tools, and records results in the transcript', () => {
     const b = eventBuilder();
     b.emit({ type: 'run.started', question: 'Q', agents: AGENTS.slice(0, 1), settings: {} });

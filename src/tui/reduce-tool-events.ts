@@ -1,5 +1,7 @@
 import type { RunEvent } from '../types/events.js';
+import { mediaLabel } from '../media/media-label.js';
 import { oneLine, truncate } from '../util/text.js';
+import { computerActionArgs } from '../util/computer-action-args.js';
 import {
   agentEntry,
   TOOL_TEXT,
@@ -48,7 +50,8 @@ function planningText(event: Extract<RunEvent, { type: 'planning.tools.classifie
 export function reduceToolEvent(state: ViewState, event: ToolEvent): ViewState {
   switch (event.type) {
     case 'tool.call.started': {
-      const args = json(event.arguments);
+      // A vendor computer action reads as its target (`left_click (120, 48)`), not as JSON.
+      const args = computerActionArgs(event.toolName, event.arguments) ?? json(event.arguments);
       const providerExecuted = event.providerExecuted === true;
       return withAgent(state, event.agentId, (a) => ({
         ...push(a, {
@@ -81,7 +84,9 @@ export function reduceToolEvent(state: ViewState, event: ToolEvent): ViewState {
     case 'tool.call.finished':
       return withAgent(state, event.agentId, (a) => {
         const deferred = event.deferred === true;
-        const result = truncate(event.result, TOOL_TEXT);
+        // The media the call showed the model (a read_media file, a screenshot, a made image), by name.
+        const media = event.media?.length ? `\n${event.media.map((m) => mediaLabel(m)).join('\n')}` : '';
+        const result = truncate(event.result, TOOL_TEXT) + media;
         const patched = patchToolEntry(a, event.callId, (entry) => ({
           ...entry,
           result,

@@ -14,6 +14,7 @@ import {
   withAgent,
 } from './view-state-helpers.js';
 import type { ViewState } from './view-types.js';
+import { mediaLabel } from '../media/media-label.js';
 
 /**
  * The live view's state: a pure reducer over the run's event stream. The canonical projection
@@ -53,7 +54,11 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
         },
         event,
         'run',
-        `run started with ${event.agents.length} agent(s)`,
+        `run started with ${event.agents.length} agent(s)` +
+          // Each attachment by name, kind and size: what the user sent, as the agents got it.
+          (event.attachments?.length
+            ? `; attached ${event.attachments.map((m) => mediaLabel(m)).join(', ')}`
+            : ''),
         null,
       );
 

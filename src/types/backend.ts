@@ -109,6 +109,11 @@ export interface BackendSettings {
   features?: BackendFeatures;
   /** Extra request-body fields for local servers (`top_k`, `repetition_penalty`, `chat_template_kwargs`). */
   extraBody?: Record<string, unknown>;
+  /**
+   * `media_in:` from the config: the media kinds this model takes, replacing the backend's own figure
+   * (an OpenAI-compatible server whose model reads video, or one that reads no images).
+   */
+  mediaIn?: readonly MediaKind[];
   /** For the `local` backend only. */
   local?: LocalModelSettings;
   /** For coding-agent harnesses (`claude_code`, `codex`): where they work and what they may do. */
@@ -201,9 +206,10 @@ export interface BackendFactory {
   defaultModel?: string;
   /**
    * The media kinds the model of these settings takes as input parts, and the largest file of each
-   * kind its provider accepts. Absent: images only when `capabilities.imagesIn`, else none.
+   * kind its provider accepts (`settings.mediaIn`, the config's `media_in:`, replaces the kinds).
+   * Absent: images only when `capabilities.imagesIn`, else none.
    */
-  mediaIn?(settings: Pick<BackendSettings, 'model' | 'baseUrl' | 'provider'>): MediaInput;
+  mediaIn?(settings: Pick<BackendSettings, 'model' | 'baseUrl' | 'provider' | 'mediaIn'>): MediaInput;
 }
 
 /** What one model takes besides text (see {@link BackendFactory.mediaIn}). */

@@ -50,10 +50,26 @@ export interface ToolAnnotations {
   confined?: boolean;
 }
 
+/**
+ * A tool that stands for a vendor's own tool (docs/computer-use.md): a backend that knows the vendor's
+ * version for its model sends that instead of a function tool (Anthropic's `computer_2025…` tool);
+ * any other backend sends the definition as an ordinary function tool. Calls and results travel as
+ * for any tool; a native tool's result media stays inside the vendor's tool result.
+ */
+export interface NativeToolSpec {
+  /** A desktop driven with screenshots, mouse and keyboard; arguments are the vendor's `action` calls. */
+  kind: 'computer';
+  /** The screen the model acts on (its coordinates are in these pixels). */
+  displayWidthPx: number;
+  displayHeightPx: number;
+}
+
 /** A tool offered to the model. */
 export interface ToolDefinition {
   name: string;
   description: string;
   parameters: JsonSchema;
   annotations?: ToolAnnotations;
+  /** Set on a tool a backend may send as its vendor's own tool; see {@link NativeToolSpec}. */
+  native?: NativeToolSpec;
 }

@@ -16,12 +16,26 @@ import { MAX_STEERING_TEXT_LENGTH } from './steering-events.js';
 export const ValidateRequestSchema = z.strictObject({ config: z.string() });
 export type ValidateRequest = z.infer<typeof ValidateRequestSchema>;
 
+/**
+ * A file dropped on the question box: its name and its bytes as base64 (no `data:` prefix). The server
+ * sniffs its type from the bytes and checks its size (`src/app/request-media.ts`).
+ */
+export const UploadedFileSchema = z.strictObject({
+  name: z.string().min(1).max(255),
+  data: z.string(),
+});
+export type UploadedFile = z.infer<typeof UploadedFileSchema>;
+
 /** `POST /api/runs`: a new run of `config`, a follow-up of a run, or the next turn of a saved session. */
 export const StartRunRequestSchema = z.strictObject({
-  question: z.string(),
+  question: z
+    .string()
+    .max(1_000_000, 'the question is longer than 1,000,000 characters: send a shorter question'),
   config: z.string().optional(),
   followUpOf: z.string().optional(),
   session: z.string().optional(),
+  /** Images, audio, video or PDFs for the agents to see with the question. */
+  attachments: z.array(UploadedFileSchema).max(10, 'at most 10 files may be attached').optional(),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
 

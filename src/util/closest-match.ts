@@ -1,4 +1,13 @@
-import { distance } from 'fastest-levenshtein';
+import { createRequire } from 'node:module';
+import type { distance as levenshteinDistance } from 'fastest-levenshtein';
+
+// fastest-levenshtein (and the 256 KiB table it allocates) loads with the first suggestion, for a
+// mistake, not at start. It is CommonJS, so `require` keeps `closestMatch` synchronous.
+let levenshtein: typeof levenshteinDistance | undefined;
+const distance = (a: string, b: string): number =>
+  (levenshtein ??= (
+    createRequire(import.meta.url)('fastest-levenshtein') as { distance: typeof levenshteinDistance }
+  ).distance)(a, b);
 
 /** Levenshtein distance, where two adjacent characters swapped at the first difference count as one edit. */
 function swapAtFirstDifference(a: string, b: string): number {

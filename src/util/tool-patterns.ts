@@ -1,4 +1,11 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatch from 'picomatch';
+
+// picomatch loads on the first pattern that is not an exact name, not at start: most runs have none.
+// It is CommonJS, so `require` keeps matching synchronous.
+let picomatchFn: typeof picomatch | undefined;
+const loadPicomatch = (): typeof picomatch =>
+  (picomatchFn ??= createRequire(import.meta.url)('picomatch') as typeof picomatch);
 
 /**
  * How tool names are matched. Tool names are not paths: `bash` makes `*` match any run of characters,
@@ -19,7 +26,7 @@ const matchers = new Map<string, picomatch.Matcher>();
 function matcherFor(pattern: string): picomatch.Matcher {
   let matcher = matchers.get(pattern);
   if (matcher === undefined) {
-    matcher = picomatch(pattern, OPTIONS);
+    matcher = loadPicomatch()(pattern, OPTIONS);
     matchers.set(pattern, matcher);
   }
   return matcher;

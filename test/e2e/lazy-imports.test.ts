@@ -77,6 +77,11 @@ const HEAVY = [
   'ioredis',
   // The browser tools (tools.browser), on an agent's first browser call only.
   'playwright-core',
+  // Media type sniffing (attachments, media files), on first use only.
+  'file-type',
+  // Tool-name and path globs, and "did you mean" suggestions: with the first glob or mistake only.
+  'picomatch',
+  'fastest-levenshtein',
 ];
 
 describe('what start-up imports', () => {
@@ -100,6 +105,18 @@ describe('what start-up imports', () => {
     const unneeded =
       /\/dist\/(app\/(sessions|browse-files|chat-run|config-choices|setup-wizard\/wizard|step-run|step-session)\.js|cli\/interactive\/|cli\/(mcp|skill|step)-command\.js|server\/|mcp-server\/)/;
     expect(own.filter((url) => unneeded.test(url))).toEqual([]);
+  });
+
+  it('a run without a terminal loads neither the live view, the skills, browser and computer tools nor the quality loop', () => {
+    const cwd = oneAgentWorkdir();
+    const own = modulesImported(['--config', 'team.yaml', 'question'], cwd).filter((url) =>
+      url.includes('/dist/'),
+    );
+    expect(own.some((url) => url.endsWith('/dist/app/run-massgen.js'))).toBe(true);
+    // Each feature's modules load when a run uses it (src/app/tool-features.ts, src/tui/live-view-entry.ts).
+    const features =
+      /\/dist\/(tui\/(?!live-view-entry\.js)|skills\/|tools\/browser\/|tools\/computer\/|app\/(agent-skills|skills-tools|browser-provider|computer-provider|validate)\.js|coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js)/;
+    expect(own.filter((url) => features.test(url))).toEqual([]);
   });
 
   it('a batch without --queue loads neither bullmq nor ioredis nor the queue modules', () => {

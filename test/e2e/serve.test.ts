@@ -369,7 +369,12 @@ describe('bodies no client should send (in-process handler)', () => {
     [
       'an image part',
       '{"model":"massgen","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}]}',
-      /only text parts are supported/,
+      /the image_url is not a base64 data: URL/,
+    ],
+    [
+      'an unknown part',
+      '{"model":"massgen","messages":[{"role":"user","content":[{"type":"video_url","video_url":"x"}]}]}',
+      /the part type "video_url" is not supported/,
     ],
     ['a JSON array', '[]', /request body/],
     ['JSON null', 'null', /request body/],
@@ -387,10 +392,11 @@ describe('bodies no client should send (in-process handler)', () => {
     expect(json.error.message).toMatch(message);
   });
 
-  it('refuses a body that is not sent as JSON, a body over 8 MiB, a cross-origin page, an unknown route', async () => {
+  it('refuses a body that is not sent as JSON, a body over the limit, a cross-origin page, an unknown route', async () => {
     expect((await post('{}', { 'Content-Type': 'text/plain' })).status).toBe(415);
     expect((await post('{}', { 'Content-Type': 'text/plain; x=application/json' })).status).toBe(415);
-    expect((await post(`{"x":"${'a'.repeat(9 * 1024 * 1024)}"}`)).status).toBe(413);
+    // The limit leaves room for 50 MB of inline media (base64) and the conversation: 75 MiB.
+    expect((await post(`{"x":"${'a'.repeat(75 * 1024 * 1024)}"}`)).status).toBe(413);
     const crossSite = await app.fetch(
       new Request('http://127.0.0.1:4000/v1/models', {
         headers: { Origin: 'https://evil.example', Host: '127.0.0.1:4000' },

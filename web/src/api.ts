@@ -14,6 +14,7 @@ import type {
   StartRunRequest,
   SteeringMessageRequest,
   SteeringResponse,
+  UploadedFile,
   ValidateRequest,
   WebStartProblem,
   WebValidationReport,
@@ -70,11 +71,12 @@ export const api = {
   validate: (config: string) =>
     call<WebValidationReport>('POST', '/api/validate', { config } satisfies ValidateRequest),
   runs: () => call<RunsResponse>('GET', '/api/runs'),
-  start: (question: string, config: string, followUpOf?: string) =>
+  start: (question: string, config: string, followUpOf?: string, attachments: UploadedFile[] = []) =>
     call<LiveRun>('POST', '/api/runs', {
       question,
       config,
       ...(followUpOf ? { followUpOf } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
     } satisfies StartRunRequest),
   /** The next turn of a saved session (its earlier turns are the agents' history). */
   continueSession: (session: string, question: string) =>

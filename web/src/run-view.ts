@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../src/types/events.js';
+import type { MediaRef } from '../../src/types/media.js';
 import { initialRunState, reduceRunState, type RunState } from '../../src/types/run-state.js';
 import { initialPermissionsView, reducePermissions, type PermissionsView } from './permissions-view.js';
 
@@ -15,6 +16,8 @@ export interface ToolCallView {
   result: string | null;
   isError: boolean;
   waitingApproval: boolean;
+  /** Media the tool returned or made (an image, a recording), by hash: shown from `/media`. */
+  media?: MediaRef[];
 }
 
 /** What an agent wrote and called in one turn. */
@@ -81,6 +84,8 @@ export interface PendingApproval {
 
 export interface RunView {
   run: RunState;
+  /** The files the user attached to the question (`run.started.attachments`). */
+  attachments: MediaRef[];
   streams: Record<string, AgentStream>;
   votes: VoteEdge[];
   timeline: TimelineItem[];
@@ -100,6 +105,7 @@ export interface RunView {
 
 export const initialRunView = (): RunView => ({
   run: initialRunState(),
+  attachments: [],
   streams: {},
   votes: [],
   timeline: [],
@@ -192,7 +198,11 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
       );
     case 'run.started':
       return note(
-        { ...view, streams: Object.fromEntries(event.agents.map((a) => [a.agentId, stream(a.agentId)])) },
+        {
+          ...view,
+          attachments: event.attachments ?? [],
+          streams: Object.fromEntries(event.agents.map((a) => [a.agentId, stream(a.agentId)])),
+        },
         event,
         `run started with ${event.agents.length} agents`,
       );
@@ -223,6 +233,7 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
             result: null,
             isError: false,
             waitingApproval: false,
+            media: [],
           },
         ],
       }));
@@ -232,7 +243,13 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
         ...s,
         tools: s.tools.map((t) =>
           t.callId === event.callId
-            ? { ...t, result: event.result, isError: event.isError, waitingApproval: false }
+            ? {
+                ...t,
+                result: event.result,
+                isError: event.isError,
+                waitingApproval: false,
+                media: event.media ?? [],
+              }
             : t,
         ),
       }));

@@ -1,18 +1,16 @@
 import type {
-  JSONSchema7,
   JSONValue,
   LanguageModelV3,
   LanguageModelV3CallOptions,
-  LanguageModelV3FunctionTool,
   LanguageModelV3ProviderTool,
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { ToolSet } from 'ai';
 import type { Backend, ModelRequest, ModelStreamPart } from '../../types/backend.js';
-import type { ToolDefinition } from '../../types/messages.js';
 import type { TokenUsage } from '../../types/usage.js';
-import { toLanguageModelPrompt } from './convert-messages.js';
+import { toLanguageModelPrompt, type MediaConversion } from './convert-messages.js';
+import { toCallTools, trimNativeScreenshots, type NativeToolFactory } from './native-tools.js';
 import { errorToThrow, type ProviderErrorContext } from './provider-errors.js';
 import { untilAborted } from '../../util/abort.js';
 import { deltaPart, readStreamParts, toolCallPart } from './read-stream-parts.js';
@@ -44,6 +42,16 @@ export interface LanguageModelBackendOptions {
   providerTools?: ToolSet;
   /** Provider options in the AI SDK's nested form (`{ openai: {...} }`), merged over the flat bag. */
   nestedProviderOptions?: Record<string, Record<string, JSONValue>>;
+  /**
+   * Which media parts may reach the wire and where tool media goes; without it every part is sent
+   * (the core already shows each agent only the kinds its model takes).
+   */
+  media?: MediaConversion;
+  /**
+   * The vendor's own tool for a definition marked `native` (Claude's computer tool), or undefined to
+   * send it as a function tool. Such tools' results keep their pictures inside the tool result.
+   */
+  nativeTool?: NativeToolFactory;
 }
 
 /**
@@ -103,9 +111,18 @@ async function* streamOnce(
 ): AsyncGenerator<ModelStreamPart> {
   const { signal } = request;
   signal.throwIfAborted();
-  const tools = [...toFunctionTools(request.tools), ...providerTools];
+  const { tools: requestTools, nativeNames } = toCallTools(request.tools, options.nativeTool);
+  const tools = [...requestTools, ...providerTools];
+  const media: MediaConversion | undefined =
+    nativeNames.size === 0
+      ? options.media
+      : {
+          ...options.media,
+          keepsMediaInResult: (message) =>
+            nativeNames.has(message.toolName) || options.media?.keepsMediaInResult?.(message) === true,
+        };
   const call: LanguageModelV3CallOptions = {
-    prompt: toLanguageModelPrompt(request.messages),
+    prompt: toLanguageModelPrompt(trimNativeScreenshots(request.messages, nativeNames), media),
     ...(tools.length > 0 ? { tools, toolChoice: toolChoiceOf(request) } : {}),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     ...(options.maxTokens === undefined ? {} : { maxOutputTokens: options.maxTokens }),
@@ -173,15 +190,6 @@ function parseToolInput(input: string): unknown {
   } catch {
     return input;
   }
-}
-
-function toFunctionTools(definitions: readonly ToolDefinition[]): LanguageModelV3FunctionTool[] {
-  return definitions.map((definition) => ({
-    type: 'function',
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.parameters as JSONSchema7,
-  }));
 }
 
 /** Built-in tools (`openai.tools.webSearch()`, …) as the provider-tool entries of a call. */

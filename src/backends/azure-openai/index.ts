@@ -10,6 +10,7 @@ import {
   responsesProviderTools,
 } from '../openai/responses-options.js';
 import { azureEndpoint } from './azure-base-url.js';
+import { mediaGate, OPENAI_RESPONSES_FORMATS, openAIMediaIn } from '../media-input.js';
 
 /** `@ai-sdk/azure`, loaded by the first call of a azure-openai agent. */
 let azureSdk: typeof AzureSdk | undefined;
@@ -35,6 +36,8 @@ export const azureOpenAIBackend: BackendFactory = {
   apiKeyEnvs: () => ['AZURE_OPENAI_API_KEY'],
   // Every resource has its own endpoint: there is nothing sensible to default to.
   defaultBaseUrl: () => undefined,
+  // A deployment serves one of OpenAI's models; its name often is (or contains) the model's.
+  mediaIn: openAIMediaIn,
   create(settings) {
     if (settings.baseUrl === undefined || settings.baseUrl.trim() === '') {
       throw new ConfigError(`${TYPE}: base_url is required (your resource endpoint)`, {
@@ -68,6 +71,7 @@ export const azureOpenAIBackend: BackendFactory = {
         baseUrl: endpoint.baseURL,
         providerOptions: responsesProviderOptions(settings.features, providerOptions),
         providerTools: responsesProviderTools(settings.features, provider.tools),
+        media: { gate: mediaGate(openAIMediaIn(settings), OPENAI_RESPONSES_FORMATS) },
         ...settingsCallOptions(settings),
       });
     });

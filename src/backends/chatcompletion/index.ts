@@ -8,6 +8,12 @@ import {
   type OpenAICompatiblePreset,
 } from '../presets.js';
 import { createOpenAICompatibleBackend } from './openai-compatible-backend.js';
+import {
+  OPENAI_CHAT_FORMATS,
+  OPENAI_COMPATIBLE_FORMATS,
+  openAICompatibleMediaIn,
+  type MediaInputSettings,
+} from '../media-input.js';
 
 const TYPE = 'chatcompletion';
 
@@ -44,14 +50,29 @@ export const chatCompletionBackend: BackendFactory = {
   },
   defaultBaseUrl: (settings) => selectPreset(settings).baseUrl,
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
+  mediaIn: (settings) => openAICompatibleMediaIn(settings, servesOpenAI(settings)),
   create(settings) {
     return createOpenAICompatibleBackend({
       type: TYPE,
       baseURL: settings.baseUrl ?? selectPreset(settings).baseUrl,
       settings,
+      media: {
+        input: openAICompatibleMediaIn(settings, servesOpenAI(settings)),
+        formats: servesOpenAI(settings) ? OPENAI_CHAT_FORMATS : OPENAI_COMPATIBLE_FORMATS,
+      },
     });
   },
 };
+
+/**
+ * Whether OpenAI itself serves these settings (its models' media figures apply): `provider: openai`,
+ * or no provider and a `base_url` on OpenAI's host or none. A server on this machine is never OpenAI.
+ */
+function servesOpenAI(settings: MediaInputSettings): boolean {
+  if (settings.provider !== undefined) return findPreset(settings.provider) === DEFAULT_PRESET;
+  if (settings.baseUrl === undefined) return true;
+  return presetForBaseUrl(settings.baseUrl) === DEFAULT_PRESET;
+}
 
 /**
  * `provider:` when it names a preset, else the `base_url` host's preset, else OpenAI. An unknown

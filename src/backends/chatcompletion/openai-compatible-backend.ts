@@ -1,8 +1,10 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { Backend, BackendFeatures, BackendSettings } from '../../types/backend.js';
+import type { Backend, BackendFeatures, BackendSettings, MediaInput } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { sharedModel } from '../ai-sdk/shared-models.js';
+import { mediaGate, type MediaFormats } from '../media-input.js';
+import { expandVideoParts, withVideoParts } from './video-parts.js';
 
 /** What {@link createOpenAICompatibleBackend} needs besides the settings. */
 export interface OpenAICompatibleBackendOptions {
@@ -11,6 +13,8 @@ export interface OpenAICompatibleBackendOptions {
   /** The resolved base URL (the config's `base_url` or the backend's default). */
   baseURL: string;
   settings: BackendSettings;
+  /** What the served model takes (the factory's `mediaIn`) and in which formats; parts beyond it become notes. */
+  media: { input: MediaInput; formats: MediaFormats };
 }
 
 /**
@@ -36,20 +40,24 @@ const PROTECTED_BODY_FIELDS = new Set([
  *   the request body (explicit provider options win over the feature).
  * - `settings.extraBody` fields (`top_k`, `repetition_penalty`, `chat_template_kwargs`, …) are merged
  *   into the request body last, except the protocol fields listed in {@link PROTECTED_BODY_FIELDS}.
+ * - Media: images as `image_url`, WAV/MP3 as `input_audio`, PDF as a `file` part, video (for models
+ *   configured with `media_in: [video]`) as vLLM's `video_url` part.
  */
 export function createOpenAICompatibleBackend(options: OpenAICompatibleBackendOptions): Backend {
   const { type, baseURL, settings } = options;
   const extraBody = allowedExtraBody(settings.extraBody);
   const { apiKey, headers, model: modelId } = settings;
   const model = sharedModel({ type, baseURL, apiKey, headers, extraBody, modelId }, () =>
-    createOpenAICompatible({
-      name: type,
-      baseURL,
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(headers === undefined ? {} : { headers }),
-      includeUsage: true,
-      ...(extraBody === undefined ? {} : { transformRequestBody: (body) => ({ ...body, ...extraBody }) }),
-    }).chatModel(modelId),
+    withVideoParts(
+      createOpenAICompatible({
+        name: type,
+        baseURL,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(headers === undefined ? {} : { headers }),
+        includeUsage: true,
+        transformRequestBody: (body) => expandVideoParts({ ...body, ...extraBody }),
+      }).chatModel(modelId),
+    ),
   );
   return createLanguageModelBackend({
     type,
@@ -58,6 +66,7 @@ export function createOpenAICompatibleBackend(options: OpenAICompatibleBackendOp
     providerName: type,
     baseUrl: baseURL,
     providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
+    media: { gate: mediaGate(options.media.input, options.media.formats) },
     ...settingsCallOptions(settings),
   });
 }

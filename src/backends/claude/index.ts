@@ -5,6 +5,8 @@ import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
+import { ANTHROPIC_FORMATS, claudeMediaIn, mediaGate } from '../media-input.js';
+import { claudeNativeTool } from './computer-tool.js';
 import { claudeFeatureOptions, claudeProviderTools } from './features.js';
 import { thinkingReplayMiddleware } from './thinking-replay.js';
 
@@ -30,6 +32,8 @@ export const DEFAULT_MAX_TOKENS = 8192;
  * - `features.webSearch` / `features.codeExecution` → Anthropic's server tools `web_search` / `code_execution`.
  * - `provider_options`: the SDK's Anthropic options (`effort`, `thinking`, `sendReasoning`,
  *   `disableParallelToolUse`, …), applied over the feature-derived ones.
+ * - A tool marked `native: { kind: 'computer' }` (`tools.computer` on a model with computer use) goes
+ *   as Anthropic's own computer tool, its screenshots as image blocks inside the `tool_result`.
  * - `headers`: sent on every request (e.g. `anthropic-beta`); the key goes in `x-api-key`.
  */
 export const claudeBackend: BackendFactory = {
@@ -40,6 +44,7 @@ export const claudeBackend: BackendFactory = {
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   // Local Anthropic-compatible servers and proxies (Ollama, LiteLLM) usually take no key.
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
+  mediaIn: claudeMediaIn,
   create(settings) {
     return lazyBackend(TYPE, settings.model, async () => {
       anthropicSdk ??= await import('@ai-sdk/anthropic');
@@ -67,7 +72,9 @@ export const claudeBackend: BackendFactory = {
           ...(settings.providerOptions as Record<string, JSONValue>),
         },
         providerTools: claudeProviderTools(provider, settings.features),
+        nativeTool: claudeNativeTool(provider, settings.model),
         maxTokens: settings.maxTokens ?? DEFAULT_MAX_TOKENS,
+        media: { gate: mediaGate(claudeMediaIn(settings), ANTHROPIC_FORMATS) },
         ...settingsCallOptions(settings),
       });
     });

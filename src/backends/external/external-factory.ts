@@ -1,10 +1,14 @@
 import type { BackendCapabilities, BackendFactory, BackendSettings } from '../../types/backend.js';
 import { ConfigError } from '../../types/errors.js';
+import { NO_MEDIA_IN } from '../media-input.js';
 
 /** What every adapter for an agent from another framework shares: no key, no URL, its own model. */
 export const externalAgentFactory = (
   capabilities: Partial<BackendCapabilities> = {},
-): Pick<BackendFactory, 'capabilities' | 'apiKeyEnvs' | 'defaultBaseUrl' | 'keyOptional' | 'external'> => ({
+): Pick<
+  BackendFactory,
+  'capabilities' | 'apiKeyEnvs' | 'defaultBaseUrl' | 'keyOptional' | 'external' | 'mediaIn'
+> => ({
   capabilities: {
     streaming: true,
     tools: true,
@@ -17,6 +21,8 @@ export const externalAgentFactory = (
   apiKeyEnvs: () => [],
   defaultBaseUrl: () => undefined,
   keyOptional: () => true,
+  // The agent's own model may see media, but massgen hands it text only.
+  mediaIn: NO_MEDIA_IN,
   external: true,
 });
 

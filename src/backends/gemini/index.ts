@@ -8,6 +8,7 @@ import {
 } from '../ai-sdk/language-model-backend.js';
 import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
+import { GEMINI_FORMATS, geminiMediaIn, mediaGate } from '../media-input.js';
 import { geminiProviderTools, geminiSupportsToolCombination } from './provider-tools.js';
 import { withPromptedToolCalls } from '../prompted-tool-calls.js';
 import { leadingSystemMessagesOnly } from './system-messages.js';
@@ -39,6 +40,7 @@ export const geminiBackend: BackendFactory = {
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   // A Gemini-speaking proxy or test server on this machine may need no key.
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
+  mediaIn: geminiMediaIn,
   create: (settings) =>
     lazyBackend(TYPE, settings.model, async () => {
       googleSdk ??= await import('@ai-sdk/google');
@@ -71,6 +73,7 @@ function createGeminiBackend(
     providerName: PROVIDER_OPTIONS_KEY,
     baseUrl: baseURL,
     providerOptions: settings.providerOptions,
+    media: { gate: mediaGate(geminiMediaIn(settings), GEMINI_FORMATS) },
     ...(thinkingConfig === undefined
       ? {}
       : { nestedProviderOptions: { [PROVIDER_OPTIONS_KEY]: { thinkingConfig } } }),

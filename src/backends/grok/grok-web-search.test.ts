@@ -34,6 +34,7 @@ const xaiResponsesDialect: WireDialect = {
       toolNames: (body.tools ?? []).flatMap((t) => (t.type === 'function' && t.name ? [t.name] : [])),
       votableIds: [],
       text: JSON.stringify(body.input ?? []),
+      media: [],
       stream: body.stream === true,
     };
   },

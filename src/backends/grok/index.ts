@@ -4,6 +4,7 @@ import type { ToolSet } from 'ai';
 import type { BackendFactory, BackendFeatures } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
+import { grokMediaIn, mediaGate, XAI_FORMATS } from '../media-input.js';
 
 /** `@ai-sdk/xai`, loaded by the first call of a grok agent. */
 let xaiSdk: typeof XaiSdk | undefined;
@@ -32,6 +33,7 @@ export const grokBackend: BackendFactory = {
   capabilities: { ...CLOUD_CAPABILITIES, codeExecution: false },
   apiKeyEnvs: () => ['XAI_API_KEY'],
   defaultBaseUrl: () => DEFAULT_BASE_URL,
+  mediaIn: grokMediaIn,
   create(settings) {
     return lazyBackend(TYPE, settings.model, async () => {
       xaiSdk ??= await import('@ai-sdk/xai');
@@ -52,6 +54,7 @@ export const grokBackend: BackendFactory = {
         baseUrl: baseURL,
         providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },
         ...(webSearch ? { providerTools: searchTools(xai) } : {}),
+        media: { gate: mediaGate(grokMediaIn(settings), XAI_FORMATS) },
         ...settingsCallOptions(settings),
       });
     });

@@ -4,6 +4,7 @@ import { isLoopbackUrl } from '../is-loopback-url.js';
 import type { Backend, BackendFactory, BackendSettings, HarnessSettings } from '../../types/backend.js';
 import { createHarnessBackend, type HarnessAdapter } from './harness-backend.js';
 import { ConfigError } from '../../types/errors.js';
+import { NO_MEDIA_IN } from '../media-input.js';
 
 /**
  * A coding-agent harness backend: `run` makes one harness turn from the settings, the workspace and the
@@ -44,6 +45,8 @@ export function defineHarness<Sdk>(options: {
     defaultBaseUrl: () => options.defaultBaseUrl,
     keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
     harness: true,
+    // The harness reads the files in its workspace itself; massgen sends it text only.
+    mediaIn: NO_MEDIA_IN,
     prepare: async () => {
       await load();
     },

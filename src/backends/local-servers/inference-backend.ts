@@ -3,6 +3,11 @@ import { ProviderError } from '../../types/errors.js';
 import { createOpenAICompatibleBackend } from '../chatcompletion/openai-compatible-backend.js';
 import { LOCAL_SERVER_CAPABILITIES } from './local-server-factory.js';
 import { probeServer } from './probe-server.js';
+import {
+  OPENAI_COMPATIBLE_FORMATS,
+  openAICompatibleMediaIn,
+  type MediaInputSettings,
+} from '../media-input.js';
 import { untilAborted } from '../../util/abort.js';
 
 const TYPE = 'inference';
@@ -13,6 +18,12 @@ export interface InferenceCandidate {
   name: string;
   baseUrl: string;
 }
+
+/** What the served model takes: images unless `media_in:` says otherwise. */
+const media = (settings: MediaInputSettings) => ({
+  input: openAICompatibleMediaIn(settings, false),
+  formats: OPENAI_COMPATIBLE_FORMATS,
+});
 
 /** Where `inference` looks when the config gives no `base_url`, in order of preference. */
 export const DEFAULT_INFERENCE_CANDIDATES: readonly InferenceCandidate[] = [
@@ -43,7 +54,12 @@ export function createInferenceBackend(
   options: InferenceBackendOptions = {},
 ): Backend {
   if (settings.baseUrl !== undefined) {
-    return createOpenAICompatibleBackend({ type: TYPE, baseURL: settings.baseUrl, settings });
+    return createOpenAICompatibleBackend({
+      type: TYPE,
+      baseURL: settings.baseUrl,
+      settings,
+      media: media(settings),
+    });
   }
   const candidates = options.candidates ?? DEFAULT_INFERENCE_CANDIDATES;
   const timeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
@@ -55,7 +71,7 @@ export function createInferenceBackend(
     // caller's signal, so one caller aborting never fails another; each caller stops waiting on its own.
     probing ??= findServer(candidates, timeoutMs, probeHeaders(settings))
       .then((baseURL) => {
-        chosen = createOpenAICompatibleBackend({ type: TYPE, baseURL, settings });
+        chosen = createOpenAICompatibleBackend({ type: TYPE, baseURL, settings, media: media(settings) });
         return chosen;
       })
       .finally(() => {
@@ -84,6 +100,7 @@ export const inferenceBackend: BackendFactory = {
   // Undefined on purpose: without a `base_url` the server is found by probing at the first call.
   defaultBaseUrl: () => undefined,
   keyOptional: () => true,
+  mediaIn: (settings) => media(settings).input,
   create: (settings) => createInferenceBackend(settings),
 };
 

@@ -1,5 +1,6 @@
 import type { BackendCapabilities, BackendFactory } from '../../types/backend.js';
 import { createOpenAICompatibleBackend } from '../chatcompletion/openai-compatible-backend.js';
+import { OPENAI_COMPATIBLE_FORMATS, openAICompatibleMediaIn } from '../media-input.js';
 
 /**
  * What OpenAI-compatible local servers offer: tools and images where the served model supports them,
@@ -34,11 +35,14 @@ export function localServerFactory(spec: LocalServerSpec): BackendFactory {
     apiKeyEnvs: () => [],
     defaultBaseUrl: () => spec.defaultBaseUrl,
     keyOptional: () => true,
+    // Images by default: what most served vision models take; `media_in:` says what another one takes.
+    mediaIn: (settings) => openAICompatibleMediaIn(settings, false),
     create: (settings) =>
       createOpenAICompatibleBackend({
         type: spec.type,
         baseURL: settings.baseUrl ?? spec.defaultBaseUrl,
         settings,
+        media: { input: openAICompatibleMediaIn(settings, false), formats: OPENAI_COMPATIBLE_FORMATS },
       }),
   };
 }

@@ -1,6 +1,7 @@
 import type { BackendFactory, BackendSettings, LocalModelSettings } from '../../types/backend.js';
 import { ConfigError } from '../../types/errors.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
+import { mediaGate, NO_MEDIA_IN } from '../media-input.js';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type * as LlamaRuntime from './llama-language-model.js';
 import { cachePath, ensureModelFile, parseModelRef } from './model-files.js';
@@ -69,6 +70,8 @@ export const localBackend: BackendFactory = {
   apiKeyEnvs: () => [],
   defaultBaseUrl: () => undefined,
   keyOptional: () => true,
+  // llama.cpp runs text models here; a part that arrives anyway becomes a line of text (see prompt.ts).
+  mediaIn: NO_MEDIA_IN,
   async prepare(settings, context) {
     const local = localSettings(settings);
     await ensureModelFile(settings.model, {
@@ -91,6 +94,8 @@ export const localBackend: BackendFactory = {
       modelId: settings.model,
       model,
       providerName: 'local',
+      // Media never reaches llama.cpp: each part that arrives anyway becomes a line naming it.
+      media: { gate: mediaGate(NO_MEDIA_IN(), {}) },
       ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
       ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
     });

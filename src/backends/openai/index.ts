@@ -4,6 +4,13 @@ import type { BackendFactory } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { CLOUD_CAPABILITIES, settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
+import {
+  isOpenAIAudioModel,
+  mediaGate,
+  OPENAI_CHAT_FORMATS,
+  OPENAI_RESPONSES_FORMATS,
+  openAIMediaIn,
+} from '../media-input.js';
 import { providerHeaders, responsesProviderOptions, responsesProviderTools } from './responses-options.js';
 
 /** `@ai-sdk/openai`, loaded by the first call of a openai agent. */
@@ -24,6 +31,10 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  *
  * Every call sends the full history (no `previous_response_id`, no item references), so nothing
  * depends on state stored at OpenAI; `store` keeps OpenAI's default unless `provider_options` sets it.
+ *
+ * Media: images go as `input_image`, PDF as `input_file`. OpenAI's audio models (`gpt-4o-audio-preview`,
+ * `gpt-audio`…) exist on Chat Completions only, so for them the backend calls `POST /chat/completions`
+ * and sends WAV/MP3 as `input_audio` (without the Responses-only built-in tools).
  */
 export const openAIBackend: BackendFactory = {
   type: TYPE,
@@ -34,7 +45,13 @@ export const openAIBackend: BackendFactory = {
   defaultBaseUrl: () => DEFAULT_BASE_URL,
   // A local server speaking the Responses API (vLLM, Ollama…) usually needs no key.
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
+  mediaIn: openAIMediaIn,
   create(settings) {
+    const audioChat = isOpenAIAudioModel(settings.model);
+    const gate = mediaGate(
+      openAIMediaIn(settings),
+      audioChat ? OPENAI_CHAT_FORMATS : OPENAI_RESPONSES_FORMATS,
+    );
     return lazyBackend(TYPE, settings.model, async () => {
       openaiSdk ??= await import('@ai-sdk/openai');
       const baseURL = settings.baseUrl ?? DEFAULT_BASE_URL;
@@ -48,11 +65,12 @@ export const openAIBackend: BackendFactory = {
       return createLanguageModelBackend({
         type: TYPE,
         modelId: settings.model,
-        model: provider.responses(settings.model),
+        model: audioChat ? provider.chat(settings.model) : provider.responses(settings.model),
         providerName: 'openai',
         baseUrl: baseURL,
         providerOptions: responsesProviderOptions(settings.features, settings.providerOptions),
-        providerTools: responsesProviderTools(settings.features, provider.tools),
+        ...(audioChat ? {} : { providerTools: responsesProviderTools(settings.features, provider.tools) }),
+        media: { gate },
         ...settingsCallOptions(settings),
       });
     });

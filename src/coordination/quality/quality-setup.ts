@@ -2,6 +2,8 @@ import type { RunContext } from '../run-context.js';
 import { setUpChecklist } from './criteria-setup.js';
 import { planDecomposition, type DecompositionPlan } from './decomposition.js';
 import type { QualityBook } from './quality-book.js';
+import { turnPolicyFor } from './policies.js';
+import type { TurnPolicyPicker } from './turn-policy.js';
 
 /**
  * `coordination_mode: decomposition` plans the subtasks; `checklist_gated` sets up the criteria
@@ -11,7 +13,12 @@ import type { QualityBook } from './quality-book.js';
 export async function setUpQualityLoop(
   ctx: RunContext,
   signal: AbortSignal,
-): Promise<{ decomposition: DecompositionPlan | null; quality: QualityBook | null }> {
+): Promise<{
+  decomposition: DecompositionPlan | null;
+  quality: QualityBook | null;
+  /** The turn policies' picker: it comes with the plan or the book, so plain voting loads neither. */
+  turnPolicy: TurnPolicyPicker;
+}> {
   if (ctx.settings.coordinationMode === 'decomposition') {
     const decomposition = await planDecomposition(ctx, signal);
     if (decomposition && ctx.settings.votingSensitivity === 'checklist_gated')
@@ -22,9 +29,9 @@ export async function setUpQualityLoop(
         message:
           'voting_sensitivity: checklist_gated does not apply in decomposition mode (its votes are per subtask)',
       });
-    if (decomposition) return { decomposition, quality: null };
+    if (decomposition) return { decomposition, quality: null, turnPolicy: turnPolicyFor };
   }
   const quality =
     ctx.settings.votingSensitivity === 'checklist_gated' ? await setUpChecklist(ctx, signal) : null;
-  return { decomposition: null, quality };
+  return { decomposition: null, quality, turnPolicy: turnPolicyFor };
 }

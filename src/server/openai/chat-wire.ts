@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatRunPart } from '../../app/index.js';
+import { requestMedia, RequestMediaError, type RequestFile } from '../../app/request-media.js';
 import type { TokenUsage } from '../../types/usage.js';
 
 /**
@@ -10,6 +11,25 @@ import type { TokenUsage } from '../../types/usage.js';
 
 const TextPartSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
 const PartSchema = z.looseObject({ type: z.string() });
+/** `{type: "image_url", image_url: {url, detail?}}`: a `data:` URL (remote URLs are refused). */
+const ImagePartSchema = z.looseObject({
+  type: z.literal('image_url'),
+  image_url: z.looseObject({ url: z.string().min(1), detail: z.string().nullish() }),
+});
+/** `{type: "input_audio", input_audio: {data, format}}`: base64 audio. */
+const AudioPartSchema = z.looseObject({
+  type: z.literal('input_audio'),
+  input_audio: z.looseObject({ data: z.string().min(1), format: z.string().min(1) }),
+});
+/** `{type: "file", file: {file_data, filename}}`: a base64 file (or a `data:` URL); `file_id` is not served. */
+const FilePartSchema = z.looseObject({
+  type: z.literal('file'),
+  file: z.looseObject({
+    file_data: z.string().min(1).nullish(),
+    filename: z.string().nullish(),
+    file_id: z.string().nullish(),
+  }),
+});
 
 const MessageSchema = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
@@ -49,21 +69,116 @@ export class WireError extends Error {
 export const badRequest = (message: string, param: string | null = null) =>
   new WireError(400, message, 'invalid_request_error', 'invalid_request', param);
 
-/** The request's messages as text, or a {@link WireError} naming the first part that is not text. */
-export function messagesOf(request: ChatCompletionRequest): ChatMessage[] {
-  return request.messages.map((message, i) => {
+/** The conversation's text is bounded on its own: the body's larger bound leaves room for media. */
+const MAX_TEXT_CHARS = 8 * 1024 * 1024;
+
+/** The bytes of strict base64, or null. */
+function base64Bytes(text: string): Uint8Array | null {
+  const clean = text.replace(/\s+/g, '');
+  if (clean.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) return null;
+  return new Uint8Array(Buffer.from(clean, 'base64'));
+}
+
+/** The bytes of a `data:…;base64,` URL, or null when it is not one. */
+function dataUrlBytes(url: string): Uint8Array | null {
+  const match = /^data:[^,;]*(?:;[^,;]*)*;base64,(.*)$/is.exec(url);
+  return match ? base64Bytes(match[1] ?? '') : null;
+}
+
+/** One media content part as a file for {@link requestMedia}, or a 400 naming the part. */
+function mediaFile(part: z.infer<typeof PartSchema>, where: string, n: number): RequestFile {
+  const bad = (message: string) => badRequest(`${where}: ${message}`, where);
+  if (part.type === 'image_url') {
+    const parsed = ImagePartSchema.safeParse(part);
+    if (!parsed.success) throw bad('an image_url part needs "image_url": {"url": "data:image/png;base64,…"}');
+    const url = parsed.data.image_url.url;
+    if (/^https?:/i.test(url))
+      throw bad(
+        'massgen serve does not fetch image URLs (a server that fetches any address it is sent can be used to reach private networks): send the image inline as a data: URL, e.g. "data:image/png;base64,…"',
+      );
+    const data = dataUrlBytes(url);
+    if (!data) throw bad('the image_url is not a base64 data: URL ("data:image/png;base64,…")');
+    return { name: `image-${n}`, data, where };
+  }
+  if (part.type === 'input_audio') {
+    const parsed = AudioPartSchema.safeParse(part);
+    if (!parsed.success)
+      throw bad('an input_audio part needs "input_audio": {"data": "<base64>", "format": "wav" | "mp3"}');
+    const data = base64Bytes(parsed.data.input_audio.data);
+    if (!data) throw bad('"input_audio.data" is not base64');
+    const format = parsed.data.input_audio.format.replace(/[^a-z0-9]/gi, '').slice(0, 10);
+    return { name: `audio-${n}.${format || 'audio'}`, data, where };
+  }
+  if (part.type === 'file') {
+    const parsed = FilePartSchema.safeParse(part);
+    if (!parsed.success) throw bad('a file part needs "file": {"file_data": "<base64>", "filename": "…"}');
+    const { file_data: fileData, filename, file_id: fileId } = parsed.data.file;
+    if (!fileData)
+      throw bad(
+        fileId
+          ? 'massgen serve has no file store, so "file_id" cannot be used: send the file inline as "file_data" (base64)'
+          : 'a file part needs "file_data" (base64, or a data: URL)',
+      );
+    const data = fileData.startsWith('data:') ? dataUrlBytes(fileData) : base64Bytes(fileData);
+    if (!data) throw bad('"file.file_data" is not base64 (or a base64 data: URL)');
+    return { name: filename || `file-${n}`, data, where };
+  }
+  throw bad(
+    `the part type "${part.type}" is not supported: send "text", "image_url", "input_audio" or "file" parts`,
+  );
+}
+
+/**
+ * The request's messages: text parts joined, and a user message's media parts (`image_url` as a
+ * `data:` URL, `input_audio`, `file` with `file_data`) checked and sniffed as attachments.
+ * @throws {WireError} 400 naming the first part that cannot be used; 413 for media over a size limit.
+ */
+export async function messagesOf(request: ChatCompletionRequest): Promise<ChatMessage[]> {
+  const files: RequestFile[] = [];
+  const owners: number[] = [];
+  const messages = request.messages.map((message, i): ChatMessage => {
     const role = message.role === 'function' ? 'tool' : message.role;
     const content = message.content ?? '';
     if (typeof content === 'string') return { role, content };
-    const texts = content.map((part, j) => {
+    const texts: string[] = [];
+    content.forEach((part, j) => {
       const text = TextPartSchema.safeParse(part);
-      if (text.success) return text.data.text;
-      throw badRequest(
-        `messages[${i}].content[${j}]: only text parts are supported, not "${part.type}"`,
-        `messages[${i}].content[${j}]`,
-      );
+      if (text.success) return void texts.push(text.data.text);
+      const where = `messages[${i}].content[${j}]`;
+      if (role !== 'user')
+        throw badRequest(`${where}: only user messages may carry media, not "${role}" ones`, where);
+      files.push(mediaFile(part, where, files.length + 1));
+      owners.push(i);
     });
     return { role, content: texts.join('\n') };
+  });
+  const text = messages.reduce((sum, m) => sum + m.content.length, 0);
+  if (text > MAX_TEXT_CHARS)
+    throw new WireError(
+      413,
+      `the messages' text is longer than ${MAX_TEXT_CHARS >> 20} Mi characters: send a shorter conversation`,
+      'invalid_request_error',
+      'too_large',
+      'messages',
+    );
+  if (files.length === 0) return messages;
+  let parts;
+  try {
+    parts = await requestMedia(files);
+  } catch (error) {
+    if (!(error instanceof RequestMediaError)) throw error;
+    const status = error.tooLarge ? 413 : 400;
+    throw new WireError(
+      status,
+      error.message,
+      'invalid_request_error',
+      error.tooLarge ? 'too_large' : 'invalid_media',
+      'messages',
+    );
+  }
+  return messages.map((message, i) => {
+    const media = parts.filter((_, k) => owners[k] === i);
+    return media.length > 0 ? { ...message, media } : message;
   });
 }
 

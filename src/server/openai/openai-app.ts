@@ -22,6 +22,7 @@ import { bearerToken, HostAllowList, requestGuard, safeDecode } from '../web/gua
 import { answerCompletion } from './chat-completions.js';
 import { badRequest, ChatCompletionRequestSchema, messagesOf, WireError } from './chat-wire.js';
 import { RunSlots, ServerBusyError } from './run-slots.js';
+import { REQUEST_MEDIA_LIMITS } from '../../app/request-media.js';
 
 /** Options of {@link createOpenAIApp}. */
 export interface OpenAIAppOptions {
@@ -60,8 +61,12 @@ export interface ServedModel {
   file: string;
 }
 
-/** Request bodies larger than this are refused (long conversations fit easily). */
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * Request bodies larger than this are refused: long conversations fit easily, and so does inline media
+ * up to its own bound (base64 is 4/3 of the bytes).
+ */
+const MAX_BODY_BYTES =
+  Math.ceil(((REQUEST_MEDIA_LIMITS.maxTotalBytes * 4) / 3 + 8 * 2 ** 20) / 2 ** 20) * 2 ** 20;
 
 const configFile = (cwd: string, ref: string) =>
   isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
@@ -284,7 +289,7 @@ export function createOpenAIApp(
       onError: () => {
         throw new WireError(
           413,
-          'the request body is larger than 8 MiB',
+          `the request body is larger than ${MAX_BODY_BYTES >> 20} MiB: send at most ${REQUEST_MEDIA_LIMITS.maxTotalBytes >> 20} MiB of media in all`,
           'invalid_request_error',
           'too_large',
         );
@@ -295,7 +300,12 @@ export function createOpenAIApp(
       const request = await parseRequest(c);
       const model = await catalog.find(request.model);
       if (!model) throw unknownModel(request.model);
-      const messages = messagesOf(request);
+      const messages = await messagesOf(request);
+      if (options.launch && messages.some((m) => m.media?.length))
+        throw badRequest(
+          'this server runs on queue workers, which do not take media yet: send text only, or use a server without --queue',
+          'messages',
+        );
       try {
         conversationToRun(messages);
       } catch (error) {

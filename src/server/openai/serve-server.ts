@@ -1,4 +1,4 @@
-import { validateConfig } from '../../app/index.js';
+import { validateConfig } from '../../app/validate.js';
 import { ConfigError } from '../../types/errors.js';
 import { isLoopbackHost, newToken } from '../web/auth.js';
 import { HostAllowList } from '../web/guard.js';

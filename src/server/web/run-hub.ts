@@ -56,6 +56,8 @@ export interface StartRequest {
   followUpOf?: string;
   /** A saved session's id (`.massgen/sessions/<id>`). */
   session?: string;
+  /** Files the user attached to the question: absolute paths of the stored uploads. */
+  attachments?: readonly string[];
 }
 
 /**
@@ -132,6 +134,7 @@ export class RunHub {
     void runner
       .runTurn(request.question, {
         signal: live.controller.signal,
+        ...(request.attachments?.length ? { attachments: request.attachments } : {}),
         // A turn that cannot start is reported to the caller, not stored as a session turn.
         recordFailedStart: false,
         onPrepared: (prepared) => {

@@ -15,7 +15,6 @@ import {
   SessionNotFoundError,
   formatDiagnostics,
   configChoices,
-  validateConfig,
   problemOf,
   problemsOfError,
   type ConfigDiagnostic,
@@ -23,6 +22,7 @@ import {
   type StartProblem,
   type ValidationReport,
 } from '../../app/index.js';
+import { validateConfig } from '../../app/validate.js';
 import { describeError, MassGenError } from '../../types/errors.js';
 import {
   ApprovalRequestSchema,
@@ -47,6 +47,10 @@ import { registerSteeringRoutes } from './steering-routes.js';
 import { registerEvalRoutes } from './evals.js';
 import { anySameToken, cookieName, sameToken, tokensFromRequest } from './auth.js';
 import { HostAllowList, requestGuard, safeDecode } from './guard.js';
+import { findMedia, mediaHeaders, readMedia } from './media-files.js';
+import { storeUploads } from './uploads.js';
+import { RequestMediaError, REQUEST_MEDIA_LIMITS } from '../../app/request-media.js';
+import type { MediaPart } from '../../types/media.js';
 
 /** Options of {@link createWebApp}. */
 export interface WebAppOptions {
@@ -76,11 +80,27 @@ const RAW_TYPES: Record<string, string> = {
   '.avif': 'image/avif',
   '.svg': 'image/svg+xml',
   '.pdf': 'application/pdf',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+  '.oga': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.flac': 'audio/flac',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+  '.ogv': 'video/ogg',
   '.html': 'text/html; charset=utf-8',
   '.htm': 'text/html; charset=utf-8',
 };
 /** Request bodies larger than this are refused: the page sends questions and small objects. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** `POST /api/runs` may carry attachments: their bound in base64 (4/3 of the bytes), plus the question. */
+const MAX_START_BODY_BYTES =
+  Math.ceil(((REQUEST_MEDIA_LIMITS.maxTotalBytes * 4) / 3 + MAX_BODY_BYTES) / 2 ** 20) * 2 ** 20;
 const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -178,13 +198,22 @@ export function createWebApp(options: WebAppOptions) {
     await next();
     c.header('Set-Cookie', cookie);
   });
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json({ error: 'the request body is larger than 1 MiB: send a shorter question' }, 413),
-    }),
+  const smallBodies = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => c.json({ error: 'the request body is larger than 1 MiB: send a shorter question' }, 413),
+  });
+  const startBodies = bodyLimit({
+    maxSize: MAX_START_BODY_BYTES,
+    onError: (c) =>
+      c.json(
+        {
+          error: `the request is larger than ${MAX_START_BODY_BYTES >> 20} MiB: attach at most ${REQUEST_MEDIA_LIMITS.maxTotalBytes >> 20} MiB of files in all`,
+        },
+        413,
+      ),
+  });
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'POST' && c.req.path === '/api/runs' ? startBodies(c, next) : smallBodies(c, next),
   );
 
   app.get('/api/configs', async (c) => c.json((await catalog.list()) satisfies ConfigsResponse));
@@ -213,6 +242,14 @@ export function createWebApp(options: WebAppOptions) {
     const question = request.question.trim();
     if (question === '') return c.json({ error: 'the question is empty' }, 400);
     const file = request.config ? allowed(request.config) : null;
+    let attachments: MediaPart[] = [];
+    try {
+      attachments = await storeUploads(cwd, request.attachments ?? []);
+    } catch (error) {
+      if (error instanceof RequestMediaError)
+        return c.json({ error: describeError(error) }, error.tooLarge ? 413 : 400);
+      throw error;
+    }
     if (!request.followUpOf && !request.session) {
       if (!file) return c.json({ error: `unknown config "${request.config ?? ''}"` }, 404);
       const report = validateConfig(file, { cwd, env });
@@ -237,6 +274,8 @@ export function createWebApp(options: WebAppOptions) {
         config: request.config ?? '',
         ...(request.followUpOf ? { followUpOf: request.followUpOf } : {}),
         ...(request.session ? { session: request.session } : {}),
+        // The stored files by path: the run's log names them there, so a replay can show them again.
+        ...(attachments.length > 0 ? { attachments: attachments.flatMap((a) => a.path ?? []) } : {}),
       });
       return c.json(summary(run) satisfies LiveRun, 201);
     } catch (error) {
@@ -358,11 +397,34 @@ export function createWebApp(options: WebAppOptions) {
         'X-Frame-Options': 'SAMEORIGIN',
         'Content-Security-Policy': active
           ? "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:; frame-ancestors 'self'"
-          : "default-src 'none'; img-src 'self'; object-src 'self'; frame-ancestors 'self'",
+          : "default-src 'none'; img-src 'self'; media-src 'self'; object-src 'self'; frame-ancestors 'self'",
       });
     } catch (error) {
       return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);
     }
+  });
+
+  // A media file the run's events name (an attachment, a tool's image or recording), by its hash: served
+  // only while a file with exactly those bytes is still there; never rendered as a page (media-files.ts).
+  app.get('/api/runs/:id/media', async (c) => {
+    const id = c.req.param('id');
+    const sha256 = (c.req.query('sha256') ?? '').toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(sha256))
+      return c.json({ error: '"sha256" must be the 64 hex digits of a media file the run names' }, 400);
+    const live = hub.get(id);
+    const logDir = live ? live.logDir : pastRunDir(cwd, id);
+    const events = live ? live.events : logDir ? await readPastEvents(logDir) : null;
+    if (!events) return c.json({ error: `no run with id "${id}"` }, 404);
+    const found = findMedia(events, sha256);
+    if (!found) return c.json({ error: `run "${id}" names no media file with that hash` }, 404);
+    const data = await readMedia(found, {
+      logDir,
+      workspaces: live?.workspaces ?? {},
+      workspacesRoot: path.join(cwd, '.massgen', 'workspaces'),
+    });
+    if (!data)
+      return c.json({ error: `${found.ref.name} is no longer available (moved, changed or deleted)` }, 404);
+    return c.body(new Uint8Array(data), 200, mediaHeaders(found.ref));
   });
 
   app.get('/api/runs/:id/download', async (c) => {

@@ -106,6 +106,7 @@ describe('anthropic-messages dialect: view', () => {
       toolNames: ['vote', 'new_answer'],
       votableIds: ['agent1', 'agent2'],
       text: 'Find it.\nLooking.\nfound 3\nfound 4',
+      media: [],
       stream: true,
     });
   });

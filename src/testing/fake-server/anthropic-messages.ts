@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
+import { anthropicMedia } from './media-parts.js';
 import { isVoteTool, votableIdsOf } from './openai-chat.js';
 import {
   chunksOf,
@@ -250,6 +251,7 @@ export const anthropicMessagesDialect: WireDialect = {
         .map((m) => textOf(m.content))
         .filter((s) => s !== '')
         .join('\n'),
+      media: anthropicMedia(body.messages ?? []),
       stream: body.stream === true,
     };
   },

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { FakeMedia } from './media-parts.js';
 import type { ScriptedReply } from './script.js';
 
 /**
@@ -17,6 +18,8 @@ export interface FakeRequestView {
   votableIds: string[];
   /** All message text (user, assistant, tool results), joined — for "did the model see X" routing. */
   text: string;
+  /** The media parts the request carried, decoded, in message order (see {@link FakeMedia}). */
+  media: FakeMedia[];
   stream: boolean;
 }
 

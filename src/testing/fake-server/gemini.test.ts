@@ -229,6 +229,7 @@ describe('geminiDialect.view', () => {
       toolNames: ['new_answer', 'vote'],
       votableIds: ['agent1', 'agent2'],
       text: 'Task\nresult text',
+      media: [],
       stream: true,
     });
   });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
+import { geminiMedia } from './media-parts.js';
 import { isVoteTool, votableIdsOf } from './openai-chat.js';
 import { chunksOf, estimateUsage, nextResponseIndex, SseWriter, type ScriptedReply } from './script.js';
 
@@ -191,6 +192,7 @@ export const geminiDialect: WireDialect = {
         .map(textOfPart)
         .filter((t) => t !== '')
         .join('\n'),
+      media: geminiMedia(body.contents ?? []),
       stream: ROUTE.exec(path)?.[2] === 'streamGenerateContent',
     };
   },

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
+import { openAIChatMedia } from './media-parts.js';
 import {
   chunksOf,
   estimateUsage,
@@ -93,6 +94,7 @@ export const openAIChatDialect: WireDialect = {
         .filter((m) => m.role !== 'system' && m.role !== 'developer')
         .map((m) => textOf(m.content))
         .join('\n'),
+      media: openAIChatMedia(messages),
       stream: body.stream === true,
     };
   },

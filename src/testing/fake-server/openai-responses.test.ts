@@ -200,6 +200,7 @@ describe('openAIResponsesDialect requests and JSON', () => {
       toolNames: ['lookup', 'vote'],
       votableIds: ['agent_a', 'agent_b'],
       text: 'Question?\ntool said hi',
+      media: [],
       stream: false,
     });
     expect(server.requests[2]?.view?.model).toBe('my-deploy');

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeRequestView, WireDialect } from './dialect.js';
+import { openAIResponsesMedia } from './media-parts.js';
 import { isVoteTool, votableIdsOf } from './openai-chat.js';
 import {
   chunksOf,
@@ -344,6 +345,7 @@ export const openAIResponsesDialect: WireDialect = {
         .map((m) => (m.type === 'function_call_output' ? textOfContent(m.output) : textOfContent(m.content)))
         .filter((s) => s !== '')
         .join('\n'),
+      media: openAIResponsesMedia(items),
       stream: body.stream === true,
     };
   },

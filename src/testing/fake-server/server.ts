@@ -39,6 +39,15 @@ export interface FakeServerOptions {
   getRoutes?: Record<string, unknown>;
   /** Extra POST routes answered with JSON computed from the request body (e.g. `/v1/embeddings`). */
   postRoutes?: Record<string, (body: Record<string, unknown>) => unknown>;
+  /** Routes that read and answer raw HTTP themselves (media endpoints: uploads, binary answers). */
+  routes?: readonly RawRoute[];
+}
+
+/** A route answering the raw request itself, e.g. `openAIMediaEndpoint().routes` (media-endpoint.ts). */
+export interface RawRoute {
+  /** True when this route answers `method path` (path without the query string). */
+  matches(method: string, path: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
 }
 
 /** A scriptable model server speaking one or more vendors' wire formats. */
@@ -134,6 +143,14 @@ export async function startFakeServer<Body = Record<string, unknown>>(
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
+    const raw = options.routes?.find((r) => r.matches(method, url.pathname));
+    if (raw) {
+      raw.handle(req, res, url).catch((error: unknown) => {
+        if (!res.headersSent && !res.destroyed) sendJson(res, 500, { error: { message: String(error) } });
+        else res.destroy();
+      });
+      return;
+    }
     const dialect = dialects.find((d) => d.matches(method, url.pathname));
     if (dialect) {
       handle(dialect, req, res, url).catch((error: unknown) => {

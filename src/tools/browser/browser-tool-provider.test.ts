@@ -73,6 +73,17 @@ describe.skipIf(chromium === null)(
         const shot = await browser.call('browser_screenshot', {}, context);
         expect(shot.content).toMatch(/^screenshot: screenshots\/001\.png/);
         expect(readFileSync(path.join(ws, 'screenshots/001.png')).subarray(1, 4).toString()).toBe('PNG');
+        // The picture goes to the model as media, named by its workspace path (what events record).
+        const png = readFileSync(path.join(ws, 'screenshots/001.png'));
+        expect(shot.media).toHaveLength(1);
+        expect(shot.media![0]).toMatchObject({
+          name: '001.png',
+          path: 'screenshots/001.png',
+          mediaType: 'image/png',
+          kind: 'image',
+          bytes: png.length,
+        });
+        expect(Buffer.from(shot.media![0]!.data).equals(png)).toBe(true);
         await browser.call('browser_navigate', { url: `${pages.origin}/files` }, context);
         const saved = await browser.call('browser_download', { target: 'text=Get the report' }, context);
         // The server suggests "../report.csv": the file still lands inside downloads/.

@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { ToolContext, ToolResult } from '../../types/tool.js';
 import { untilAborted } from '../../util/abort.js';
+import { pngMedia } from '../png-media.js';
 import type { ToolProvider } from '../tool-provider.js';
 import type { BrowserSession } from './browser-session.js';
 import { BROWSER_TOOLS, type BrowserToolName } from './browser-tools.js';
@@ -24,7 +27,7 @@ export function createBrowserToolProvider(settings: BrowserSettings): ToolProvid
     });
     return opening;
   };
-  const run = async (name: BrowserToolName, args: Record<string, unknown>): Promise<string> => {
+  const run = async (name: BrowserToolName, args: Record<string, unknown>): Promise<string | ToolResult> => {
     const browser = await open();
     switch (name) {
       case 'browser_navigate':
@@ -37,7 +40,13 @@ export function createBrowserToolProvider(settings: BrowserSettings): ToolProvid
         return browser.type(str(args['target']) ?? '', str(args['text']) ?? '', args['submit'] === true);
       case 'browser_screenshot': {
         const saved = await browser.screenshot(args['full_page'] === true);
-        return `screenshot: ${saved}\nSaved in your workspace; open it with your file tools to look at it.`;
+        // The picture goes to the model too (the core drops it, with a note, for a model without image
+        // input); the path stays in the text for the file tools and for people reading the transcript.
+        const data = await readFile(path.join(settings.workspace, saved));
+        return {
+          content: `screenshot: ${saved}\nSaved in your workspace (the image is attached for you to look at).`,
+          media: [pngMedia(data, saved)],
+        };
       }
       case 'browser_download': {
         const target = str(args['target']);
@@ -57,7 +66,8 @@ export function createBrowserToolProvider(settings: BrowserSettings): ToolProvid
         return { content: `browser has no tool named "${toolName}"`, isError: true };
       }
       try {
-        return { content: await untilAborted(run(toolName as BrowserToolName, args), context.signal) };
+        const result = await untilAborted(run(toolName as BrowserToolName, args), context.signal);
+        return typeof result === 'string' ? { content: result } : result;
       } catch (error) {
         if (context.signal.aborted) throw error;
         const message = error instanceof Error ? error.message : String(error);

@@ -111,6 +111,17 @@ describe('computer tools on a virtual desktop', () => {
       const first = readPng(readFileSync(path.join(workspace, before.screenshot)));
       expect(first.pixel(140, 30)).toEqual([255, 255, 255]);
       expect(first.pixel(300, 180)).toEqual([0, 0, 0]);
+      // The picture goes to the model too, as media named by its workspace path.
+      const shot = await provider.call('computer_screenshot', {}, context());
+      const file = readFileSync(path.join(workspace, '.computer/screenshots/002.png'));
+      expect(shot.media).toHaveLength(1);
+      expect(shot.media![0]).toMatchObject({
+        path: '.computer/screenshots/002.png',
+        mediaType: 'image/png',
+        kind: 'image',
+        bytes: file.length,
+      });
+      expect(Buffer.from(shot.media![0]!.data).equals(file)).toBe(true);
       await call('computer_click', { x: 16, y: 66 });
       await call('computer_wait', { window: '^after$' });
       const after = JSON.parse(await call('computer_screenshot')) as { screenshot: string };

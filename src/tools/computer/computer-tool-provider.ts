@@ -3,11 +3,19 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolDefinition } from '../../types/messages.js';
 import type { ToolContext, ToolResult } from '../../types/tool.js';
+import { sleep } from '../../util/abort.js';
 import { trackProcessTree } from '../../util/child-reaper.js';
 import { bwrapArgs, type SandboxLayout } from '../execute-command/sandbox.js';
 import { scrubEnv } from '../execute-command/scrub-env.js';
 import type { ToolProvider } from '../tool-provider.js';
+import { pngMedia } from '../png-media.js';
 import { COMPUTER_TOOLS, parseComputerCall, type ComputerCall } from './definitions.js';
+import {
+  NATIVE_COMPUTER_TOOL_NAME,
+  nativeComputerTool,
+  parseNativeAction,
+  type NativeAction,
+} from './native-actions.js';
 import { startXvfb, type VirtualDisplay } from './xvfb.js';
 import { decodeXwd, encodePng } from './xwd-png.js';
 
@@ -28,7 +36,24 @@ export interface ComputerToolOptions {
    * anyway: `execution_mode: local`); null: not at all (no sandbox on this machine).
    */
   sandbox: { bwrap: string; layout: (phase: ToolContext['phase']) => SandboxLayout } | 'unsandboxed' | null;
+  /**
+   * Offer the vendor-native `computer` tool (Anthropic's actions, every one answered with a
+   * screenshot) instead of the generic click/move/type/key/screenshot tools; `computer_launch` and
+   * `computer_wait` stay. The caller sets it when the agent's backend and model support it.
+   */
+  native?: boolean;
+  /**
+   * How long a native action's screenshot waits after the action (default {@link SETTLE_MS}), so
+   * the picture shows the program's response rather than the moment of the click.
+   */
+  settleMs?: number;
 }
+
+/**
+ * The pause before a native action's screenshot. Anthropic's reference agent waits too (longer, for
+ * a full desktop); without a window manager or compositor, programs here redraw within a few frames.
+ */
+export const SETTLE_MS = 500;
 
 /** Where the display's socket and cookie appear inside the sandbox (its private `/tmp`). */
 const SANDBOX_AUTHORITY = '/tmp/.massgen-Xauthority';
@@ -67,14 +92,42 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
   });
   const xdotool = (args: string[], signal: AbortSignal) => run(options.xdotool, args, xenv(), signal);
 
+  /**
+   * Saves the screen as the next `.computer/screenshots/NNN.png` and returns it as the result's media
+   * (the picture for the model) with its path and size in the text.
+   */
   async function screenshot(): Promise<ToolResult> {
     const image = decodeXwd(await readFile(display!.framebuffer));
     shots += 1;
     const relative = path.posix.join('.computer', 'screenshots', `${String(shots).padStart(3, '0')}.png`);
     await mkdir(path.join(options.workspace, '.computer', 'screenshots'), { recursive: true });
-    await writeFile(path.join(options.workspace, relative), encodePng(image));
+    const png = encodePng(image);
+    await writeFile(path.join(options.workspace, relative), png);
     return {
       content: JSON.stringify({ screenshot: relative, width: image.width, height: image.height }),
+      media: [pngMedia(png, relative)],
+    };
+  }
+
+  /** One native action: its xdotool steps, then a screenshot (or the pointer's position). */
+  async function performNative(action: NativeAction, signal: AbortSignal): Promise<ToolResult> {
+    for (const step of action.steps) {
+      if ('xdotool' in step) await xdotool(step.xdotool, signal);
+      else await sleep(step.sleepMs, signal);
+    }
+    if (action.steps.some((step) => 'xdotool' in step)) await sleep(options.settleMs ?? SETTLE_MS, signal);
+    if (action.readsPointer) {
+      const shell = await xdotool(['getmouselocation', '--shell'], signal);
+      const x = /^X=(\d+)/m.exec(shell)?.[1] ?? '?';
+      const y = /^Y=(\d+)/m.exec(shell)?.[1] ?? '?';
+      return { content: `X=${x},Y=${y}` };
+    }
+    const shot = await screenshot();
+    const { screenshot: saved } = JSON.parse(shot.content) as { screenshot: string };
+    return {
+      ...shot,
+      content:
+        action.action === 'screenshot' ? `screenshot: ${saved}` : `${action.label}; screenshot: ${saved}`,
     };
   }
 
@@ -185,6 +238,16 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
     }
   }
 
+  /** The generic tools, or the native one with launch and wait. */
+  function offered(): readonly ToolDefinition[] {
+    const generic = COMPUTER_TOOLS(options.width, options.height, MAX_WAIT_SECONDS);
+    if (!options.native) return generic;
+    return [
+      nativeComputerTool(options.width, options.height),
+      ...generic.filter((tool) => tool.name === 'computer_launch' || tool.name === 'computer_wait'),
+    ];
+  }
+
   return {
     name: 'computer',
     async start() {
@@ -195,12 +258,21 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
       }
     },
     // Offered even when Xvfb failed to start: every call then says why, in the transcript.
-    tools(): readonly ToolDefinition[] {
-      return COMPUTER_TOOLS(options.width, options.height, MAX_WAIT_SECONDS);
-    },
+    tools: offered,
     async call(name, args, context) {
       if (!display)
         return { content: `the virtual desktop is not running: ${failure ?? 'not started'}`, isError: true };
+      if (options.native && !offered().some((tool) => tool.name === name))
+        return { content: `computer has no tool named "${name}" here: use the computer tool`, isError: true };
+      if (name === NATIVE_COMPUTER_TOOL_NAME && options.native) {
+        const action = parseNativeAction(args, {
+          width: options.width,
+          height: options.height,
+          maxWaitSeconds: MAX_WAIT_SECONDS,
+        });
+        if (typeof action === 'string') return { content: action, isError: true };
+        return performNative(action, context.signal);
+      }
       const parsed = parseComputerCall(name, args, {
         width: options.width,
         height: options.height,

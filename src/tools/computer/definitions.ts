@@ -105,7 +105,8 @@ export function COMPUTER_TOOLS(width: number, height: number, maxWait: number): 
   ];
 }
 
-const KEY_COMBINATION = /^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$/;
+/** One key combination as xdotool takes it: X keysym names joined by `+`. */
+export const KEY_COMBINATION = /^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$/;
 
 /** Checks a call's arguments (the registry has validated them against the schema): a call, or the problem. */
 export function parseComputerCall(

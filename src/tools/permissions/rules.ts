@@ -1,5 +1,6 @@
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatch from 'picomatch';
 import type { PermissionRuleRef } from '../../types/permission-events.js';
 import type { ToolPolicy, ToolPolicyRequest, ToolPolicyVerdict } from '../../types/tool.js';
 import { matchesToolPattern } from '../../util/tool-patterns.js';
@@ -76,13 +77,19 @@ const PATH_OPTIONS: picomatch.PicomatchOptions = {
 
 const pathMatchers = new Map<string, picomatch.Matcher>();
 
+// picomatch loads with the first path rule matched, not at start. It is CommonJS: `require` keeps
+// matching synchronous.
+let picomatchFn: typeof picomatch | undefined;
+const loadPicomatch = (): typeof picomatch =>
+  (picomatchFn ??= createRequire(import.meta.url)('picomatch') as typeof picomatch);
+
 /** A path glob also covers everything under what it names (`secrets` = `secrets` and `secrets/**`). */
 function pathMatcher(pattern: string): picomatch.Matcher {
   let matcher = pathMatchers.get(pattern);
   if (matcher === undefined) {
     const trimmed = pattern === '/' ? '/**' : pattern.replace(/^\.\//, '').replace(/\/+$/, '') || '.';
     const forms = trimmed.endsWith('**') ? [trimmed] : [trimmed, `${trimmed}/**`];
-    matcher = picomatch(forms, PATH_OPTIONS);
+    matcher = loadPicomatch()(forms, PATH_OPTIONS);
     pathMatchers.set(pattern, matcher);
   }
   return matcher;

@@ -5,6 +5,7 @@ import type { AgentStream, TurnView } from '../run-view.js';
 import { AnswerVersions } from './answer-versions.js';
 import { MarkdownBlock } from './markdown-block.js';
 import { LatestScreenshot } from './latest-screenshot.js';
+import { MediaList } from './media-view.js';
 
 /**
  * One agent: status badge, its latest answer (rendered; the label opens every version and the diffs
@@ -87,7 +88,7 @@ export function AgentPanel({
         <summary>Transcript</summary>
         <ol className="turns">
           {(stream?.turns ?? []).map((t) => (
-            <TurnBlock key={t.turn} turn={t} />
+            <TurnBlock key={t.turn} turn={t} runId={runId} />
           ))}
         </ol>
       </details>
@@ -96,7 +97,7 @@ export function AgentPanel({
 }
 
 /** One turn of the transcript: messages received, reasoning (collapsed), text, tool calls with results. */
-function TurnBlock({ turn }: { turn: TurnView }) {
+function TurnBlock({ turn, runId }: { turn: TurnView; runId: string | undefined }) {
   return (
     <li className="turn">
       <span className="turn-label muted">turn {turn.turn}</span>
@@ -121,6 +122,9 @@ function TurnBlock({ turn }: { turn: TurnView }) {
                 {t.toolName}({t.arguments})
               </code>
               {t.result !== null && <pre>{t.result}</pre>}
+              {runId && (t.media ?? []).length > 0 && (
+                <MediaList runId={runId} refs={t.media ?? []} label={`Media from ${t.toolName}`} />
+              )}
             </li>
           ))}
         </ul>

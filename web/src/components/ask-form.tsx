@@ -7,6 +7,8 @@ import {
   type StartProblem,
   type ValidationReport,
 } from '../api.js';
+import { attachmentProblem, toUploads } from '../media.js';
+import { AttachFiles, useDropFiles } from './attach-files.js';
 import { Diagnostics } from './diagnostics.js';
 import { StartProblems } from './start-problems.js';
 
@@ -27,6 +29,13 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
   const [report, setReport] = useState<ValidationReport | null>(null);
   const [problems, setProblems] = useState<StartProblem[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [files, setFiles] = useState<File[]>([]);
+  const [attachError, setAttachError] = useState<string | null>(null);
+  const attach = (next: File[]) => {
+    setFiles(next);
+    setAttachError(attachmentProblem(next));
+  };
+  const drop = useDropFiles((dropped) => attach([...files, ...dropped]));
 
   useEffect(() => {
     api
@@ -46,10 +55,17 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
     setError(null);
     setReport(null);
     setProblems(null);
+    setAttachError(attachmentProblem(files));
     try {
-      const run = await api.start(question, config);
+      const run = await api.start(question, config, undefined, await toUploads(files));
       onStarted(run.id);
     } catch (e) {
+      // A refused file (its type, its size) is shown by the files, not as a problem of the run.
+      const message = e instanceof Error ? e.message : String(e);
+      if (e instanceof ApiError && (e.status === 413 || /^attachments\[/.test(message))) {
+        setAttachError(message);
+        return;
+      }
       // Errors in the file: the same lines as --validate (its warnings list any missing key too).
       // Otherwise (keys, workspaces…): every problem with its fix.
       const validation =
@@ -67,11 +83,14 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
       <label htmlFor="question">Question</label>
       <textarea
         id="question"
+        className={drop.dragging ? 'dropping' : undefined}
         value={question}
         onChange={(e) => setQuestion(e.target.value)}
         rows={3}
-        placeholder="What should the agents work on?"
+        placeholder="What should the agents work on? Drop images, audio, video or PDFs here to attach them."
+        {...drop.handlers}
       />
+      <AttachFiles files={files} onChange={attach} error={attachError} />
       <div className="row">
         <label htmlFor="config">Config</label>
         <select
@@ -100,7 +119,10 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
             </optgroup>
           ))}
         </select>
-        <button type="submit" disabled={busy || question.trim() === '' || config === ''}>
+        <button
+          type="submit"
+          disabled={busy || question.trim() === '' || config === '' || attachmentProblem(files) !== null}
+        >
           Run
         </button>
       </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api.js';
 import { latestScreenshots } from '../browser-shots.js';
+import { mediaUrl } from '../media.js';
 import type { AgentStream } from '../run-view.js';
 
 /**
@@ -33,19 +34,24 @@ function Shot({
   agentId,
   path,
   callId,
+  sha256,
 }: {
   runId: string;
   agentId: string;
   path: string;
   callId: string;
+  sha256?: string;
 }) {
   const [failed, setFailed] = useState<string | null>(null);
-  // The call id in the address makes the browser fetch the file again for each new screenshot.
-  const url = `${api.rawUrl(runId, `workspace:${agentId}`, path)}&v=${encodeURIComponent(callId)}`;
+  // The recorded image by its hash; else the workspace file, the call id in the address making the
+  // browser fetch it again for each new screenshot.
+  const url = sha256
+    ? mediaUrl(runId, sha256)
+    : `${api.rawUrl(runId, `workspace:${agentId}`, path)}&v=${encodeURIComponent(callId)}`;
   return (
     <figure>
       {failed === url ? (
-        <p className="muted">{path} (no longer in the workspace)</p>
+        <p className="muted">{path}: file no longer available</p>
       ) : (
         <a href={url} target="_blank" rel="noreferrer">
           <img

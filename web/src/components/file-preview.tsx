@@ -10,7 +10,7 @@ export const kb = (n: number) =>
 
 /**
  * One file of a run's folders, shown by kind: images and SVG as images (an SVG never inline, so its
- * scripts never run), PDF in the browser's own viewer, HTML in a frame with every sandbox restriction
+ * scripts never run), audio and video in the browser's players, PDF in the browser's own viewer, HTML in a frame with every sandbox restriction
  * (no scripts, no forms, no same-origin: the server also sends it with a CSP `sandbox`), Markdown
  * rendered and sanitized, CSV as a table, code highlighted, anything else as text.
  */
@@ -90,6 +90,26 @@ function RawView({ kind, url, name, path }: { kind: FileKind; url: string; name:
       />
     );
   if (kind === 'pdf') return <iframe className="preview-frame pdf" src={url} title={`PDF ${name}`} />;
+  if (kind === 'audio' || kind === 'video')
+    return failed ? (
+      <p role="alert">{path} could not be played here: download it instead.</p>
+    ) : kind === 'audio' ? (
+      <audio
+        className="preview-audio"
+        controls
+        src={url}
+        aria-label={`Audio ${name}`}
+        onError={() => setFailed(true)}
+      />
+    ) : (
+      <video
+        className="preview-video"
+        controls
+        src={url}
+        aria-label={`Video ${name}`}
+        onError={() => setFailed(true)}
+      />
+    );
   // HTML: every restriction of a sandbox (no scripts, forms, popups, same-origin access).
   return (
     <>

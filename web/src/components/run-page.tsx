@@ -2,7 +2,7 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import type { RunEvent } from '../../../src/types/events.js';
 import { totalCost, totalUsage } from '../../../src/types/run-state.js';
 import { currentAnswers, usd, versionsOf, voteTallies } from '../answers.js';
-import { api, followRun, startProblems, type StartProblem } from '../api.js';
+import { api, ApiError, followRun, startProblems, type StartProblem } from '../api.js';
 import { initialRunView, reduceRunView, type RunView } from '../run-view.js';
 import { AgentPanel } from './agent-panel.js';
 import { BrowserShots } from './browser-shots.js';
@@ -10,6 +10,9 @@ import { Approvals } from './approvals.js';
 import { ReviewPanel } from './review-panel.js';
 import { AnswerBrowser } from './answer-browser.js';
 import { FinalAnswer } from './final-answer.js';
+import { MediaList } from './media-view.js';
+import { AttachFiles, useDropFiles } from './attach-files.js';
+import { attachmentProblem, toUploads } from '../media.js';
 import { StartProblems } from './start-problems.js';
 import { Steering } from './steering.js';
 import { ScoreHeatmap } from './score-heatmap.js';
@@ -37,6 +40,13 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
   const [played, setPlayed] = useState(0);
   const [speed, setSpeed] = useState(4);
   const [followUp, setFollowUp] = useState('');
+  const [followUpFiles, setFollowUpFiles] = useState<File[]>([]);
+  const [followUpFileError, setFollowUpFileError] = useState<string | null>(null);
+  const attachFollowUp = (files: File[]) => {
+    setFollowUpFiles(files);
+    setFollowUpFileError(attachmentProblem(files));
+  };
+  const followUpDrop = useDropFiles((dropped) => attachFollowUp([...followUpFiles, ...dropped]));
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
 
   useEffect(() => {
@@ -114,6 +124,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
       </nav>
       <header className="run-header">
         <h1>{run.question || '…'}</h1>
+        <MediaList runId={runId} refs={view.attachments} label="Attached files" />
         <p>
           {neverStarted ? (
             <span className="badge badge-failed">not started</span>
@@ -201,7 +212,12 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
       )}
       <BrowserShots runId={runId} streams={view.streams} />
       {(view.presentation || run.finalAnswer) && (
-        <FinalAnswer text={run.finalAnswer ?? view.presentation} presenter={presenter} />
+        <FinalAnswer
+          text={run.finalAnswer ?? view.presentation}
+          presenter={presenter}
+          runId={runId}
+          refreshKey={done ? view.fileChanges + 1 : 0}
+        />
       )}
       <AnswerBrowser answers={answers} />
       <ScoreHeatmap run={run} />
@@ -226,20 +242,34 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
           onSubmit={(e) => {
             e.preventDefault();
             setFollowUpProblems(null);
-            api.start(followUp, '', runId).then(
-              (next) => onNavigate(`/runs/${next.id}`),
-              (error: unknown) =>
-                setFollowUpProblems(
-                  startProblems(error) ?? [
-                    { message: error instanceof Error ? error.message : String(error) },
-                  ],
-                ),
-            );
+            void toUploads(followUpFiles)
+              .then((uploads) => api.start(followUp, '', runId, uploads))
+              .then(
+                (next) => onNavigate(`/runs/${next.id}`),
+                (error: unknown) => {
+                  const message = error instanceof Error ? error.message : String(error);
+                  // A refused file is named by the files; anything else is a problem of the run.
+                  if (/^attachments\[/.test(message) || (error instanceof ApiError && error.status === 413))
+                    setFollowUpFileError(message);
+                  else setFollowUpProblems(startProblems(error) ?? [{ message }]);
+                },
+              );
           }}
         >
           <label htmlFor="follow-up">Follow-up</label>
-          <textarea id="follow-up" rows={2} value={followUp} onChange={(e) => setFollowUp(e.target.value)} />
-          <button type="submit" disabled={followUp.trim() === ''}>
+          <textarea
+            id="follow-up"
+            rows={2}
+            className={followUpDrop.dragging ? 'dropping' : undefined}
+            value={followUp}
+            onChange={(e) => setFollowUp(e.target.value)}
+            {...followUpDrop.handlers}
+          />
+          <AttachFiles files={followUpFiles} onChange={attachFollowUp} error={followUpFileError} />
+          <button
+            type="submit"
+            disabled={followUp.trim() === '' || attachmentProblem(followUpFiles) !== null}
+          >
             Ask
           </button>
           {followUpProblems && <StartProblems problems={followUpProblems} />}

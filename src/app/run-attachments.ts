@@ -1,0 +1,73 @@
+import type { MassGenConfig } from '../config/index.js';
+import type { AgentSpec } from '../coordination/index.js';
+import {
+  checkMediaForAgents,
+  isAttachmentUrl,
+  loadAttachments,
+  mediaInputOf,
+  type AgentMediaInput,
+  type AttachmentInput,
+  type LoadedAttachments,
+} from '../media/index.js';
+import type { RunWarning } from '../types/events.js';
+import { MEDIA_KINDS, type MediaPart } from '../types/media.js';
+import { resolveConfigPath } from './config-relative.js';
+import { resolveAgentSettings, type Env } from './build-agents.js';
+
+/**
+ * The run's attachments: the config's `attachments:` (relative to the config file; MassGen's
+ * `upload_files` land there too) and the caller's (`--attach`, `runMassGen({attachments})`, relative to
+ * the working folder), read and checked before any agent starts.
+ */
+export async function loadRunAttachments(
+  config: MassGenConfig,
+  given: readonly AttachmentInput[],
+  where: { baseDir: string; cwd: string; notes: string[]; signal?: AbortSignal },
+): Promise<LoadedAttachments> {
+  const fromConfig = config.attachments.map((file, index) =>
+    isAttachmentUrl(file)
+      ? file
+      : resolveConfigPath(file, `attachments[${index}]`, {
+          baseDir: where.baseDir,
+          projectDir: where.cwd,
+          notes: where.notes,
+        }),
+  );
+  // The caller's paths stay as written (resolved against cwd below), so errors quote them as given.
+  const inputs = [...fromConfig, ...given];
+  if (inputs.length === 0) return { texts: [], media: [] };
+  return loadAttachments(inputs, {
+    baseDir: where.cwd,
+    ...(where.signal ? { download: { signal: where.signal } } : {}),
+  });
+}
+
+/**
+ * Checks the media against each agent's model: over a provider's limit is an error (thrown), a kind the
+ * model does not take is a `media_unsupported` warning. Agents built from the config are judged by their
+ * backend's `mediaIn`; agents given in code by their `mediaIn` (undefined: every kind, no limit).
+ */
+export function mediaWarnings(
+  media: readonly MediaPart[],
+  agents: readonly AgentSpec[],
+  fromConfig: { config: MassGenConfig; env: Env } | null,
+): RunWarning[] {
+  if (media.length === 0) return [];
+  const inputs: AgentMediaInput[] = agents.map((spec, index) => {
+    const agent = fromConfig?.config.agents[index];
+    if (fromConfig && agent?.id === spec.id) {
+      const { settings, factory } = resolveAgentSettings(agent, index, fromConfig.env);
+      return {
+        agentId: spec.id,
+        model: `${settings.type}/${settings.model}`,
+        input: mediaInputOf(factory, settings),
+      };
+    }
+    return {
+      agentId: spec.id,
+      model: `${spec.backend.type}/${spec.backend.model}`,
+      input: { kinds: spec.mediaIn ?? MEDIA_KINDS },
+    };
+  });
+  return checkMediaForAgents(media, inputs);
+}

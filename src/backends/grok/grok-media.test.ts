@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { openAIChatDialect, type FakeChatRequestBody } from '../../testing/fake-server/openai-chat.js';
+import { sampleMedia } from '../../testing/media-fixtures.js';
+import type { Backend, BackendSettings } from '../../types/backend.js';
+import { useDialectServer } from '../backend.test-support.js';
+import {
+  attachmentsTurn,
+  base64,
+  expectSameFiles,
+  mediaOf,
+  sendOnce,
+  toolMediaTurn,
+} from '../media-wire.test-support.js';
+import { grokBackend } from './index.js';
+
+const fake = useDialectServer<FakeChatRequestBody>([openAIChatDialect]);
+const { png, jpeg, pdf } = sampleMedia();
+
+function backend(overrides: Partial<BackendSettings> = {}): Backend {
+  return grokBackend.create({
+    type: 'grok',
+    model: 'grok-4',
+    baseUrl: `${fake.server.origin}/v1`,
+    apiKey: 'xai-test',
+    providerOptions: {},
+    ...overrides,
+  });
+}
+
+describe('grok backend: media on the wire', () => {
+  it('sends JPEG and PNG images as image_url data URLs, byte for byte, and names a PDF instead', async () => {
+    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([png, jpeg, pdf]));
+    const user = recorded.body?.messages?.find((m) => m.role === 'user');
+    expect(user?.content).toEqual([
+      {
+        type: 'text',
+        text: 'What do these files show?\n[report.pdf (document, application/pdf) not shown: this model does not take document files.]',
+      },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${base64(png)}` } },
+      { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${base64(jpeg)}` } },
+    ]);
+    expectSameFiles(mediaOf(recorded), [png, jpeg]);
+  });
+
+  it('sends tool media in a user message after the tool messages', async () => {
+    const recorded = await sendOnce(backend(), fake.server, toolMediaTurn([png], []));
+    expect(recorded.body?.messages?.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+    ]);
+    expectSameFiles(mediaOf(recorded), [png]);
+  });
+
+  it('declares images for Grok 4 and vision models only', () => {
+    expect(grokBackend.mediaIn?.({ model: 'grok-4' }).kinds).toEqual(['image']);
+    expect(grokBackend.mediaIn?.({ model: 'grok-2-vision-1212' }).kinds).toEqual(['image']);
+    expect(grokBackend.mediaIn?.({ model: 'grok-3-mini' }).kinds).toEqual([]);
+    expect(grokBackend.mediaIn?.({ model: 'grok-code-fast-1' }).kinds).toEqual([]);
+  });
+});

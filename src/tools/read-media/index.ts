@@ -1,0 +1,5 @@
+export {
+  createReadMediaToolProvider,
+  readMediaDefinition,
+  type ReadMediaToolOptions,
+} from './read-media-tool-provider.js';
