@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 const folders = [
   'util',
   'types',
+  'media',
   'coordination',
   'backends',
   'tools',
@@ -93,9 +94,11 @@ export default tseslint.config(
   },
   layer('util', []),
   layer('types', ['util']),
+  // Media files for models: type from the bytes, limits, attachments (docs/multimodal.md).
+  layer('media', ['types', 'util']),
   layer('coordination', ['types', 'util'], { pure: true }),
   layer('backends', ['types', 'util']),
-  layer('tools', ['types', 'util']),
+  layer('tools', ['types', 'util', 'media']),
   layer('workspace', ['types', 'util']),
   layer('config', ['types', 'util']),
   layer('logging', ['types', 'util']),
@@ -107,13 +110,13 @@ export default tseslint.config(
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
-  layer('batch', ['app', 'types', 'util']),
+  layer('batch', ['app', 'media', 'types', 'util']),
   layer('queue', ['batch', 'app', 'types', 'util']),
   // Evals read result lines and run logs; the judge is one model call through app's backends.
   layer('eval', ['batch', 'app', 'config', 'types', 'util']),
-  layer('cli', ['app', 'types', 'util', 'tui', 'server', 'batch', 'queue', 'eval', 'mcp-server']),
-  layer('tui', ['app', 'types', 'util']),
-  layer('server', ['app', 'types', 'util']),
+  layer('cli', ['app', 'media', 'types', 'util', 'tui', 'server', 'batch', 'queue', 'eval', 'mcp-server']),
+  layer('tui', ['app', 'media', 'types', 'util']),
+  layer('server', ['app', 'media', 'types', 'util']),
   // massgen as an MCP server: a front end over runs, reusing the HTTP guard and run slots of server/.
   layer('mcp-server', ['server', 'batch', 'app', 'types', 'util']),
   layer('ai-provider', ['app', 'types', 'util']),

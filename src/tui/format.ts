@@ -44,7 +44,7 @@ export function formatElapsed(ms: number): string {
 /** Seconds with one decimal, for durations of tool calls and retries. */
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
-/** The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price, `cost unknown` when none has. */
+/** The cost of some agents, as {@link formatCostOf} writes it. */
 export function formatCost(run: RunState, agentIds?: readonly string[]): string {
   const agents = agentIds ? run.agents.filter((a) => agentIds.includes(a.agentId)) : run.agents;
   return formatCostOf(agents.map((a) => ({ usd: a.costUsd, priced: a.priced })));

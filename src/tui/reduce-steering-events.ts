@@ -14,11 +14,7 @@ export type SteeringEvent = Extract<
 
 type ToolCallEvent = Extract<RunEvent, { type: 'tool.call.started' | 'tool.call.finished' }>;
 
-/** A `vote` the model is writing (backends that stream tool input), not an ordinary tool call. */
-export const isVoteBeingWritten = (event: ToolCallEvent): boolean =>
-  event.toolName === 'vote' &&
-  event.providerExecuted !== true &&
-  !(event.type === 'tool.call.finished' && event.deferred === true);
+export { isVoteBeingWritten } from '../types/run-state.js';
 
 /** Applies a `vote` tool call's start or end: the agent's activity, nothing in its tool display. */
 export function reduceVoteWriting(state: ViewState, event: ToolCallEvent): ViewState {

@@ -141,6 +141,17 @@ export function currentTallies(state: RunState): Record<string, number> {
   return tallies;
 }
 
+/**
+ * A `vote` the model is writing (backends that stream tool input bracket it with tool-call events), not
+ * an ordinary tool call: views show it as activity, and the vote itself as `vote.cast`.
+ */
+export const isVoteBeingWritten = (
+  event: Extract<RunEvent, { type: 'tool.call.started' | 'tool.call.finished' }>,
+): boolean =>
+  event.toolName === 'vote' &&
+  event.providerExecuted !== true &&
+  !(event.type === 'tool.call.finished' && event.deferred === true);
+
 /** Applies one event. Pure: returns a new state, never mutates. */
 export function reduceRunState(previous: RunState, event: RunEvent): RunState {
   const quality = reduceQualityState(previous.quality, event);
@@ -182,6 +193,11 @@ export function reduceRunState(previous: RunState, event: RunEvent): RunState {
       }));
     case 'tool.call.started':
       return updateAgent(state, event.agentId, (a) => ({ ...a, toolCalls: a.toolCalls + 1 }));
+    // A tool a provider billed (media generation) costs the agent like a model call.
+    case 'tool.call.finished':
+      return event.costUsd
+        ? updateAgent(state, event.agentId, (a) => ({ ...a, costUsd: a.costUsd + (event.costUsd ?? 0) }))
+        : state;
     case 'answer.submitted':
       return {
         ...updateAgent(state, event.agentId, (a) => ({

@@ -239,11 +239,11 @@ export function formatUsd(usd: number): string {
 }
 
 /**
- * The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price, `cost unknown` when
- * none has.
+ * The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price (what is known — a
+ * billed tool call — still counts), `cost unknown` when nothing is known.
  */
 export function formatCostOf(parts: readonly { usd: number; priced: boolean }[]): string {
-  if (parts.every((p) => !p.priced)) return 'cost unknown';
+  if (parts.every((p) => !p.priced && p.usd === 0)) return 'cost unknown';
   const usd = parts.reduce((sum, p) => sum + p.usd, 0);
   return `${formatUsd(usd)}${parts.some((p) => !p.priced) ? '+' : ''}`;
 }

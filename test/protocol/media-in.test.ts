@@ -23,6 +23,8 @@ import { createAgentToolRegistry } from '../../src/tools/agent-tool-registry.js'
 import { createPathChecker } from '../../src/tools/permissions/index.js';
 import { createReadMediaToolProvider } from '../../src/tools/read-media/index.js';
 import type { RunEvent } from '../../src/types/events.js';
+import { initialRunState, reduceRunState, totalCost } from '../../src/types/run-state.js';
+import { formatCostOf } from '../../src/util/text.js';
 import type { ChatMessage } from '../../src/types/messages.js';
 import type { MediaKind, MediaPart } from '../../src/types/media.js';
 import type { ToolRegistry } from '../../src/types/tool.js';
@@ -298,5 +300,11 @@ describe('media from tools', () => {
     expect(events.find((e) => e.type === 'coordination.finished')).toMatchObject({ reason: 'budget' });
     const finished = events.find((e) => e.type === 'run.finished');
     expect(finished).toMatchObject({ status: 'completed', costUsd: { spender: 2 } });
+    // Every view's state (terminal, web) counts the tool's cost too, priced model or not.
+    const state = events.reduce(reduceRunState, initialRunState());
+    expect(state.agents.find((a) => a.agentId === 'spender')?.costUsd).toBe(2);
+    expect(totalCost(state)).toBe(2);
+    expect(formatCostOf([{ usd: 2, priced: false }])).toBe('$2.00+');
+    expect(formatCostOf([{ usd: 0, priced: false }])).toBe('cost unknown');
   }, 60_000);
 });

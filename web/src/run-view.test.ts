@@ -149,4 +149,25 @@ describe('steering in the run view', () => {
     // Half-way, before any delivery: the message is there, delivered to nobody yet.
     expect(replay(events.slice(0, 4)).messages[0]?.deliveredTo).toEqual([]);
   });
+
+  it('a vote being written is not listed as a tool call with no arguments (the vote shows as itself)', () => {
+    const bracket = (seq: number, type: 'tool.call.started' | 'tool.call.finished') =>
+      ({
+        ...base,
+        seq,
+        type,
+        agentId: 'b',
+        phase: 'coordination',
+        callId: 'v',
+        toolName: 'vote',
+        ...(type === 'tool.call.started' ? { arguments: {} } : { result: '', isError: false, durationMs: 1 }),
+      }) as unknown as RunEvent;
+    const view = replay([
+      ...events.slice(0, 3),
+      bracket(9, 'tool.call.started'),
+      bracket(10, 'tool.call.finished'),
+    ]);
+    expect(view.streams['b']?.turns[0]?.tools).toEqual([]);
+    expect(view.fileChanges).toBe(0);
+  });
 });

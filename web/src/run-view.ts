@@ -1,6 +1,11 @@
 import type { RunEvent } from '../../src/types/events.js';
 import type { MediaRef } from '../../src/types/media.js';
-import { initialRunState, reduceRunState, type RunState } from '../../src/types/run-state.js';
+import {
+  initialRunState,
+  isVoteBeingWritten,
+  reduceRunState,
+  type RunState,
+} from '../../src/types/run-state.js';
 import { initialPermissionsView, reducePermissions, type PermissionsView } from './permissions-view.js';
 
 /**
@@ -222,6 +227,8 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
           : { ...s, text: s.text + event.text },
       );
     case 'tool.call.started':
+      // A vote being written shows as the vote itself (`vote.cast`), not as a call with no arguments.
+      if (isVoteBeingWritten(event)) return view;
       return withTurn(view, event.agentId, (s) => ({
         ...s,
         tools: [
@@ -238,6 +245,7 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
         ],
       }));
     case 'tool.call.finished':
+      if (isVoteBeingWritten(event)) return view;
       // Any tool may have written a file (write_file, a shell command, an MCP server's tool).
       return withTurn({ ...view, fileChanges: view.fileChanges + 1 }, event.agentId, (s) => ({
         ...s,

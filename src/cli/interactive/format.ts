@@ -76,8 +76,11 @@ export function formatHistory(turns: readonly SessionTurnSummary[]): string {
 /** `/status`: agents with backend/model and their tokens and cost, turn count, totals. */
 export function formatStatus(status: SessionStatus, cwd: string): string {
   const priced = status.pricedAgents === null ? null : new Set(status.pricedAgents);
-  const cost = (ids: readonly string[], usd: number): string =>
-    priced !== null && ids.every((id) => !priced.has(id)) ? 'cost unknown' : formatUsd(usd);
+  const cost = (ids: readonly string[], usd: number): string => {
+    if (priced === null || ids.some((id) => priced.has(id))) return formatUsd(usd);
+    // No known price: only what tools were billed (media generation) is known.
+    return usd > 0 ? `${formatUsd(usd)}+` : 'cost unknown';
+  };
   const idWidth = Math.max(...status.agents.map((a) => textWidth(inertText(a.id))), 5);
   const lines = [
     `Session: ${status.sessionId} (${status.sessionDir === null ? 'not saved yet: saved with its first turn' : displayPath(status.sessionDir, cwd)})`,

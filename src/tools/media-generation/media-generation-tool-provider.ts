@@ -4,6 +4,7 @@ import type { CheckPath } from '../permissions/index.js';
 import type { ToolContext, ToolResult } from '../../types/tool.js';
 import type { MediaPart } from '../../types/media.js';
 import { untilAborted } from '../../util/abort.js';
+import { formatBytes } from '../../media/media-limits.js';
 import type { ToolProvider } from '../tool-provider.js';
 import { imageCost, speechCost, transcriptionCost, videoCost, type Priced } from './media-pricing.js';
 import { imageModel, speechModel, transcriptionModel, videoModel } from './media-models.js';
@@ -46,8 +47,6 @@ function ownOriginDownload(baseUrl: string) {
   };
 }
 
-const kb = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024))} KB`;
-
 /** The text after the files: what it cost, or why it was not counted. */
 function costLine(priced: Priced): string {
   return 'note' in priced ? `Cost: not counted (${priced.note}).` : `Cost: $${priced.usd.toFixed(4)}.`;
@@ -63,7 +62,7 @@ function result(text: string, priced: Priced, media: MediaPart[] = []): ToolResu
 }
 
 function listFiles(media: readonly MediaPart[]): string {
-  return media.map((m) => `- ${m.path} (${m.mediaType}, ${kb(m.bytes)})`).join('\n');
+  return media.map((m) => `- ${m.path} (${m.mediaType}, ${formatBytes(m.bytes)})`).join('\n');
 }
 
 /**
@@ -246,7 +245,9 @@ export function createMediaGenerationToolProvider(
     const stat = await fs.stat(real);
     if (!stat.isFile()) throw new Error(`${given} is not a file`);
     if (stat.size > MAX_TRANSCRIBE_BYTES) {
-      throw new Error(`${given} is ${kb(stat.size)}; transcribe takes files up to 25 MB — cut it into parts`);
+      throw new Error(
+        `${given} is ${formatBytes(stat.size)}; transcribe takes files up to 25 MB — cut it into parts`,
+      );
     }
     const data = new Uint8Array(await fs.readFile(real));
     if ((await audioTypeOf(data, given)) === null) {

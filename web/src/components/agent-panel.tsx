@@ -72,7 +72,8 @@ export function AgentPanel({
       </p>
       <p className="meta muted usage-line">
         {tokens.toLocaleString('en')} tokens ({agent.usage.inputTokens.toLocaleString('en')} in ·{' '}
-        {agent.usage.outputTokens.toLocaleString('en')} out){agent.priced ? ` · ${usd(agent.costUsd)}` : ''}
+        {agent.usage.outputTokens.toLocaleString('en')} out)
+        {agent.priced ? ` · ${usd(agent.costUsd)}` : agent.costUsd > 0 ? ` · ${usd(agent.costUsd)}+` : ''}
       </p>
       {open && latest ? (
         <AnswerVersions agentId={agent.agentId} versions={versions} id={versionsId} />

@@ -26,7 +26,16 @@ export function UsageTable({ run }: { run: RunState }) {
                 <th scope="row">{a.agentId}</th>
                 <td>{n(a.usage.inputTokens)}</td>
                 <td>{n(a.usage.outputTokens)}</td>
-                <td>{a.priced ? usd(a.costUsd) : <span className="muted">no price</span>}</td>
+                <td>
+                  {a.priced ? (
+                    usd(a.costUsd)
+                  ) : a.costUsd > 0 ? (
+                    // A billed tool call (media generation) of an agent whose model has no known price.
+                    <span title="tool costs only: the model has no known price">{usd(a.costUsd)}+</span>
+                  ) : (
+                    <span className="muted">no price</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -35,7 +44,7 @@ export function UsageTable({ run }: { run: RunState }) {
               <th scope="row">total</th>
               <td>{n(total.inputTokens)}</td>
               <td>{n(total.outputTokens)}</td>
-              <td>{priced ? usd(totalCost(run)) : '—'}</td>
+              <td>{priced || totalCost(run) > 0 ? usd(totalCost(run)) : '—'}</td>
             </tr>
           </tfoot>
         </table>
