@@ -10,7 +10,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { inflateSync } from 'node:zlib';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testing = path.join(root, 'dist', 'testing', 'index.js');
@@ -18,50 +17,22 @@ if (!existsSync(testing) || !existsSync(path.join(root, 'dist', 'cli', 'main.js'
   console.error('massgen demo:media runs the built CLI: run `npm run build` first (dist/ is missing).');
   process.exit(1);
 }
-const { openAIChatDialect, openAIMediaEndpoint, openAIResponsesDialect, startFakeServer, tinyPng } =
+const { openAIChatDialect, openAIMediaEndpoint, openAIResponsesDialect, readPng, startFakeServer, tinyPng } =
   await import(pathToFileURL(testing).href);
-if (openAIMediaEndpoint === undefined || tinyPng === undefined) {
+if (openAIMediaEndpoint === undefined || readPng === undefined) {
   console.error('massgen demo:media: dist/ is older than the source: run `npm run build` again.');
   process.exit(1);
 }
 
-/** Width, height and the most common colour of an 8-bit RGB PNG (every filter type). */
-function readPng(file) {
-  if (file.subarray(1, 4).toString('latin1') !== 'PNG') throw new Error('not a PNG');
-  let at = 8;
-  let width = 0;
-  let height = 0;
-  const idat = [];
-  while (at < file.length) {
-    const length = file.readUInt32BE(at);
-    const type = file.toString('latin1', at + 4, at + 8);
-    const body = file.subarray(at + 8, at + 8 + length);
-    if (type === 'IHDR') {
-      [width, height] = [body.readUInt32BE(0), body.readUInt32BE(4)];
-      if (body[8] !== 8 || body[9] !== 2) throw new Error('not an 8-bit RGB PNG');
-    } else if (type === 'IDAT') idat.push(body);
-    at += 12 + length;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 3;
-  const px = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    for (let i = 0; i < stride; i++) {
-      const a = i >= 3 ? px[y * stride + i - 3] : 0;
-      const b = y > 0 ? px[(y - 1) * stride + i] : 0;
-      const c = i >= 3 && y > 0 ? px[(y - 1) * stride + i - 3] : 0;
-      const p = a + b - c;
-      const [pa, pb, pc] = [Math.abs(p - a), Math.abs(p - b), Math.abs(p - c)];
-      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      px[y * stride + i] = (raw[y * (stride + 1) + 1 + i] + [0, a, b, (a + b) >> 1, paeth][filter]) & 0xff;
-    }
-  }
+/** Width, height and the most common colour of a PNG. */
+function dominantColour(file) {
+  const { width, height, pixel } = readPng(file);
   const counts = new Map();
-  for (let i = 0; i < px.length; i += 3) {
-    const key = `${px[i]},${px[i + 1]},${px[i + 2]}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const key = pixel(x, y).join(',');
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
   const [top, n] = [...counts].sort((x, y) => y[1] - x[1])[0];
   return { width, height, rgb: top.split(',').map(Number), share: n / (width * height) };
 }
@@ -84,7 +55,7 @@ const colourName = (rgb) =>
 
 /** What a scripted vision model "sees" in a PNG that reached it. */
 const describe = (bytes) => {
-  const png = readPng(Buffer.from(bytes));
+  const png = dominantColour(Buffer.from(bytes));
   const share = png.share === 1 ? 'all' : `${Math.round(png.share * 100)}%`;
   return `${png.width}×${png.height} px, ${share} ${colourName(png.rgb)} (rgb ${png.rgb.join(', ')})`;
 };
@@ -140,7 +111,7 @@ server.setHandler((_body, _index, view) => {
   const [photo, tile] = images;
   if (photo === undefined) return { text: 'Ada: no picture reached me.' };
   const seen = describe(photo.data);
-  const complement = colourName(readPng(Buffer.from(photo.data)).rgb.map((v) => 255 - v));
+  const complement = colourName(dominantColour(Buffer.from(photo.data)).rgb.map((v) => 255 - v));
   const generated = /generated\/image-\d+\.png/.exec(view.text)?.[0];
   if (generated === undefined || tile === undefined) {
     return {

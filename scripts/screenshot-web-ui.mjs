@@ -11,7 +11,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { inflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,16 +25,14 @@ if (!existsSync(CHROMIUM)) {
   process.exit(1);
 }
 const dist = (file) => import(pathToFileURL(path.join(root, 'dist', file)).href);
-const { anthropicMessagesDialect, openAIChatDialect, openAIResponsesDialect, startFakeServer } =
-  await dist('testing/index.js');
-const { encodePng } = await dist('tools/computer/xwd-png.js');
-
-/** A PNG drawn by `paint(x, y)` → [r, g, b]. */
-function draw(width, height, paint) {
-  const rgb = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgb.set(paint(x, y), (y * width + x) * 3);
-  return encodePng({ width, height, rgb });
-}
+const {
+  anthropicMessagesDialect,
+  openAIChatDialect,
+  openAIResponsesDialect,
+  paintPng,
+  readPng,
+  startFakeServer,
+} = await dist('testing/index.js');
 
 // The attachment: a bar chart of four quarters on a white card with grid lines.
 const BARS = [
@@ -45,7 +42,7 @@ const BARS = [
   { label: 'Q4', value: 0.86, rgb: [168, 85, 247] },
 ];
 const CHART = { width: 320, height: 200 };
-const chart = draw(CHART.width, CHART.height, (x, y) => {
+const chart = paintPng(CHART.width, CHART.height, (x, y) => {
   const base = CHART.height - 20;
   const slot = Math.floor((x - 20) / 72);
   const bar = BARS[slot];
@@ -58,7 +55,7 @@ const chart = draw(CHART.width, CHART.height, (x, y) => {
 
 // The generated picture: a sunset over a skyline whose towers are the chart's bars.
 const POSTER = 256;
-const poster = draw(POSTER, POSTER, (x, y) => {
+const poster = paintPng(POSTER, POSTER, (x, y) => {
   const t = y / POSTER;
   const sky = [Math.round(30 + 220 * t), Math.round(27 + 120 * t), Math.round(75 + 20 * (1 - t))];
   const dx = x - 128;
@@ -76,40 +73,12 @@ const poster = draw(POSTER, POSTER, (x, y) => {
   return sun ?? sky;
 });
 
-/** Heights of a bar chart's bars, read from the PNG that reached the model (8-bit RGB, filter 0…4). */
+/** Heights of a bar chart's bars, read from the PNG that reached the model. */
 function readBars(file) {
-  let at = 8;
-  let width = 0;
-  let height = 0;
-  const idat = [];
-  while (at < file.length) {
-    const length = file.readUInt32BE(at);
-    const type = file.toString('latin1', at + 4, at + 8);
-    if (type === 'IHDR') [width, height] = [file.readUInt32BE(at + 8), file.readUInt32BE(at + 12)];
-    if (type === 'IDAT') idat.push(file.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 3;
-  const px = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++)
-    for (let i = 0; i < stride; i++) {
-      const a = i >= 3 ? px[y * stride + i - 3] : 0;
-      const b = y > 0 ? px[(y - 1) * stride + i] : 0;
-      const c = i >= 3 && y > 0 ? px[(y - 1) * stride + i - 3] : 0;
-      const p = a + b - c;
-      const paeth =
-        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
-          ? a
-          : Math.abs(p - b) <= Math.abs(p - c)
-            ? b
-            : c;
-      const filter = raw[y * (stride + 1)];
-      px[y * stride + i] = (raw[y * (stride + 1) + 1 + i] + [0, a, b, (a + b) >> 1, paeth][filter]) & 0xff;
-    }
+  const { width, height, pixel } = readPng(file);
   // A column is a bar where its pixels are saturated (not white, grey or the axis).
   const saturated = (x, y) => {
-    const [r, g, b] = px.subarray((y * width + x) * 3, (y * width + x) * 3 + 3);
+    const [r, g, b] = pixel(x, y);
     return Math.max(r, g, b) - Math.min(r, g, b) > 60;
   };
   const bars = [];

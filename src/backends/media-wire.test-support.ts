@@ -1,11 +1,66 @@
 /** Shared by the media wire tests of every backend (excluded from the build, like every `*.test-support.ts`). */
 import { expect } from 'vitest';
+import type { WireDialect } from '../testing/fake-server/dialect.js';
 import type { FakeMedia } from '../testing/fake-server/media-parts.js';
 import type { FakeServer, RecordedRequest } from '../testing/fake-server/server.js';
-import type { Backend } from '../types/backend.js';
+import { sampleMedia } from '../testing/media-fixtures.js';
+import type { Backend, BackendFactory, BackendSettings } from '../types/backend.js';
 import type { MediaPart } from '../types/media.js';
 import type { ChatMessage } from '../types/messages.js';
-import { collect, request } from './backend.test-support.js';
+import { collect, request, useDialectServer } from './backend.test-support.js';
+
+/** A media wire test's fake server, backend and sample files (see {@link useMediaWire}). */
+export interface MediaWire<Body> {
+  readonly server: FakeServer<Body>;
+  /** One file of every kind, as {@link sampleMedia} makes them. */
+  readonly media: ReturnType<typeof sampleMedia>;
+  /** The backend under test on the fake server; `via` builds another backend type at the same place. */
+  backend(overrides?: Partial<BackendSettings>, via?: BackendFactory): Backend;
+  /** One call with `media` attached to the question; what the fake server recorded for it. */
+  sendAttachments(
+    media: readonly MediaPart[],
+    overrides?: Partial<BackendSettings>,
+  ): Promise<RecordedRequest<Body>>;
+  /** One call after two tools returned `first` and `second`; what the fake server recorded for it. */
+  sendToolMedia(
+    first: readonly MediaPart[],
+    second: readonly MediaPart[],
+    overrides?: Partial<BackendSettings>,
+  ): Promise<RecordedRequest<Body>>;
+}
+
+/**
+ * The setup every backend's media wire test shares: a fake server speaking `dialects`, run by the
+ * file's hooks, and `factory`'s backend for `model` pointed at it (its API under `basePath`, with a
+ * test key the fake server does not check). A test file keeps only what its vendor sends.
+ */
+export function useMediaWire<Body>(
+  dialects: readonly WireDialect[],
+  factory: BackendFactory,
+  model: string,
+  basePath = '/v1',
+): MediaWire<Body> {
+  const fake = useDialectServer<Body>(dialects);
+  const backend = (overrides: Partial<BackendSettings> = {}, via = factory): Backend =>
+    via.create({
+      type: via.type,
+      model,
+      baseUrl: `${fake.server.origin}${basePath}`,
+      apiKey: 'test-key',
+      providerOptions: {},
+      ...overrides,
+    });
+  return {
+    get server() {
+      return fake.server;
+    },
+    media: sampleMedia(),
+    backend,
+    sendAttachments: (media, overrides) => sendOnce(backend(overrides), fake.server, attachmentsTurn(media)),
+    sendToolMedia: (first, second, overrides) =>
+      sendOnce(backend(overrides), fake.server, toolMediaTurn(first, second)),
+  };
+}
 
 /** The question with the user's attachments. */
 export function attachmentsTurn(media: readonly MediaPart[]): ChatMessage[] {

@@ -97,7 +97,9 @@ describe('attachments: media by their bytes, text inlined', () => {
 describe('attachments: bad inputs are one clear line naming the file', () => {
   it('a 0-byte file', async () => {
     expect(await failure(load(file('empty.png', '')))).toBe(
-      'attachment ' + path.join(dir, 'empty.png') + ': the file is empty (0 bytes)',
+      'attachment ' +
+        path.join(dir, 'empty.png') +
+        ': the file is empty (0 bytes): was it still being written?',
     );
   });
 
@@ -105,11 +107,11 @@ describe('attachments: bad inputs are one clear line naming the file', () => {
     expect(await failure(load('photo-text.png'))).toMatch(/photo-text\.png: file not found$/);
     file('photo-text.png', 'just some words\n');
     expect(await failure(load('photo-text.png'))).toBe(
-      'attachment photo-text.png: its bytes are not an image (looks like text/plain)',
+      'attachment photo-text.png: its bytes are not an image (looks like text/plain): check it is the file you meant, or give a text file a text name (.txt, .md) to attach it as text',
     );
     file('song.mp3', Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Array<number>(60).fill(0)]));
     expect(await failure(load('song.mp3'))).toBe(
-      'attachment song.mp3: its bytes are not an audio file (looks like application/zip)',
+      'attachment song.mp3: its bytes are not an audio file (looks like application/zip): check it is the file you meant',
     );
   });
 

@@ -51,7 +51,7 @@ const CONTEXT_PATH_HINT =
  */
 export async function fileContent(data: Uint8Array, options: FileContentOptions): Promise<FileContent> {
   const refused = (reason: string): FileContent => ({ type: 'refused', reason });
-  if (data.length === 0) return refused('the file is empty (0 bytes)');
+  if (data.length === 0) return refused('the file is empty (0 bytes): was it still being written?');
   const sniffed = await sniffMedia(data);
   const promised = kindFromName(options.name);
   if (sniffed.type === 'media') {
@@ -79,7 +79,9 @@ export async function fileContent(data: Uint8Array, options: FileContentOptions)
       `${sniffed.looksLike} is not an image type models take: convert it to ${MODEL_IMAGE_TYPE_NAMES}`,
     );
   if (promised !== null)
-    return refused(`its bytes are not ${aKind(promised)} (looks like ${looksLike(sniffed)})`);
+    return refused(
+      `its bytes are not ${aKind(promised)} (looks like ${looksLike(sniffed)}): check it is the file you meant${sniffed.type === 'text' ? ', or give a text file a text name (.txt, .md) to attach it as text' : ''}`,
+    );
   if (sniffed.type === 'text') {
     if (!options.allowText) return refused(TEXT_NOT_MEDIA);
     if (data.length > MAX_TEXT_ATTACHMENT_BYTES)
@@ -119,7 +121,13 @@ export async function readFileBytes(
           : code === 'ENOTDIR'
             ? 'file not found (a part of the path is a file, not a folder)'
             : `cannot be read (${code ?? String(error)})`;
-    throw new ConfigError(`${shown}: ${why}`, { cause: error });
+    const hint =
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? "check the path: a relative one is read from the working folder (from the config file's folder for `attachments:` in a config)"
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'give the user running massgen read access to it, or attach a copy'
+          : undefined;
+    throw new ConfigError(`${shown}: ${why}`, { cause: error, ...(hint ? { hint } : {}) });
   }
 }
 

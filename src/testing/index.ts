@@ -41,7 +41,10 @@ export {
   tinyWav,
   mediaPartOf,
   sampleMedia,
+  type TinyPdfOptions,
 } from './media-fixtures.js';
+export { readPng, type DecodedPng } from './png.js';
+export { encodePng, paintPng, type RgbImage } from '../util/png.js';
 export { openAIChatDialect } from './fake-server/openai-chat.js';
 export {
   geminiDialect,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import type { MediaKind, MediaPart } from '../types/media.js';
+import { paintPng } from '../util/png.js';
 
 /**
  * Small, valid media files built in memory for tests (no binary fixtures in the repository): each
@@ -10,25 +10,7 @@ import type { MediaKind, MediaPart } from '../types/media.js';
 
 /** A PNG of `width`×`height` pixels of one RGB colour. */
 export function tinyPng(width = 2, height = 2, rgb: readonly [number, number, number] = [255, 0, 0]): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(body.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])) >>> 0, 0);
-    return Buffer.concat([head, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  return Buffer.concat([
-    Buffer.from('89504e470d0a1a0a', 'hex'),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return paintPng(width, height, () => rgb);
 }
 
 /**
@@ -100,13 +82,23 @@ export function tinyMp4(): Buffer {
   ]);
 }
 
-/** A one-page PDF showing `text`, with a correct cross-reference table. */
-export function tinyPdf(text = 'Hello from a PDF'): Buffer {
-  const stream = `BT /F1 12 Tf 20 40 Td (${text}) Tj ET`;
+/** The page and type of {@link tinyPdf}: sizes in PDF points, `x`/`y` the text's baseline from the bottom left. */
+export interface TinyPdfOptions {
+  width?: number;
+  height?: number;
+  fontSize?: number;
+  x?: number;
+  y?: number;
+}
+
+/** A one-page PDF showing `text` in Helvetica, with a correct cross-reference table. */
+export function tinyPdf(text = 'Hello from a PDF', options: TinyPdfOptions = {}): Buffer {
+  const { width = 200, height = 80, fontSize = 12, x = 20, y = 40 } = options;
+  const stream = `BT /F1 ${fontSize} Tf ${x} ${y} Td (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 80] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>`,
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];

@@ -1,4 +1,4 @@
-import PQueue from 'p-queue';
+import type PQueue from 'p-queue';
 
 export interface RateLimiterOptions {
   requestsPerMinute?: number;
@@ -33,27 +33,40 @@ export type CallLimiterFactory = (
  * and timers): tests drive it with fake timers.
  */
 export class RateLimiter implements CallLimiter {
-  private readonly queue: PQueue;
+  private queue: Promise<PQueue> | null = null;
 
-  constructor(options: RateLimiterOptions) {
-    this.queue = new PQueue({
-      ...(options.concurrent === undefined ? {} : { concurrency: options.concurrent }),
-      ...(options.requestsPerMinute === undefined
-        ? {}
-        : { intervalCap: options.requestsPerMinute, interval: WINDOW_MS, strict: true }),
-    });
+  constructor(private readonly options: RateLimiterOptions) {}
+
+  /**
+   * The queue, made on the first call: p-queue is imported only by runs with `rate_limits` (it is start-up
+   * time for every run otherwise). Every caller chains on the same promise, so arrival order is kept.
+   */
+  private queued(): Promise<PQueue> {
+    const { options } = this;
+    this.queue ??= import('p-queue').then(
+      ({ default: Queue }) =>
+        new Queue({
+          ...(options.concurrent === undefined ? {} : { concurrency: options.concurrent }),
+          ...(options.requestsPerMinute === undefined
+            ? {}
+            : { intervalCap: options.requestsPerMinute, interval: WINDOW_MS, strict: true }),
+        }),
+    );
+    return this.queue;
   }
 
   /** Waits for a slot; resolves with the function that gives it back (once; later calls do nothing). */
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw signal.reason as Error;
+    const queue = await this.queued();
+    if (signal?.aborted) throw signal.reason as Error;
     // p-queue's signal also races a running task and frees its slot on abort, while the caller still
     // holds it until its call has wound down: the signal given to p-queue covers the wait only.
     const waiting = new AbortController();
     const onAbort = (): void => waiting.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     return new Promise((resolve, reject) => {
-      this.queue
+      queue
         .add(
           () => {
             signal?.removeEventListener('abort', onAbort);

@@ -1,4 +1,4 @@
-import stringWidth from 'string-width';
+import { stringWidth } from './lazy-string-width.js';
 
 /*
  * Text laid out in a fixed-width font — the live view, the plain and interactive views, the
@@ -16,7 +16,8 @@ import stringWidth from 'string-width';
  * and ZWJ sequences.
  */
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Made on first use: building a segmenter costs ~14 ms, and ASCII text never needs one. */
+let graphemes: Intl.Segmenter | undefined;
 
 /** Printable ASCII only: one column per code unit, no clusters. */
 const NARROW = /^[\x20-\x7E]*$/;
@@ -68,6 +69,7 @@ function* pieces(text: string): Generator<string> {
 function* clustersOf(text: string): Generator<{ segment: string; index: number }> {
   let offset = 0;
   for (const piece of pieces(text)) {
+    graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
     for (const { segment, index } of graphemes.segment(piece)) yield { segment, index: offset + index };
     offset += piece.length;
   }

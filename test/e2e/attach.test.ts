@@ -100,7 +100,7 @@ describe('massgen --attach', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'massgen: error: attachment photo.png: its bytes are not an image (looks like text/plain)\n',
+      'massgen: error: attachment photo.png: its bytes are not an image (looks like text/plain): check it is the file you meant, or give a text file a text name (.txt, .md) to attach it as text\n',
     );
     expect(fake.server.requests).toEqual([]);
   }, 120_000);

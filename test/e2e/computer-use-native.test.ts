@@ -15,7 +15,7 @@ import {
 import type { FakeRequestView } from '../../src/testing/fake-server/dialect.js';
 import type { FakeResponse } from '../../src/testing/fake-server/script.js';
 import { startFakeServer, type FakeServer } from '../../src/testing/fake-server/server.js';
-import { readPng } from '../../src/tools/computer/png.test-support.js';
+import { readPng } from '../../src/testing/png.js';
 import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import { findExecutable } from '../../src/util/find-executable.js';
 import { useRealClockForChildren } from '../support/real-clock-env.js';

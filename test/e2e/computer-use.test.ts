@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../../src/testing/fake-openai-server.js';
-import { readPng } from '../../src/tools/computer/png.test-support.js';
+import { readPng } from '../../src/testing/png.js';
 import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import type { RunEvent } from '../../src/types/events.js';
 import { findExecutable } from '../../src/util/find-executable.js';

@@ -40,15 +40,8 @@ describe('generate_image in a run', () => {
     media.reset();
   });
 
-  it('saves the image in the workspace, reports it with its cost and delivers it', async () => {
-    server.setHandler((_body, index, view: FakeRequestView): FakeResponse => {
-      if (index === 0 && view.toolNames.includes('generate_image')) {
-        return {
-          toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a gray tabby cat hugging an otter' } }],
-        };
-      }
-      return { text: 'Here is the picture: generated/image-001.png' };
-    });
+  /** One run of a single OpenAI agent on the fake, with one media tool switched on; its events. */
+  async function runGpt(question: string, tool: 'enable_image_generation' | 'enable_audio_generation') {
     const events: RunEvent[] = [];
     const result = await runMassGen({
       config: {
@@ -59,16 +52,29 @@ describe('generate_image in a run', () => {
             model: 'gpt-5-mini',
             base_url: `${server.origin}/v1`,
             cwd: 'ws',
-            enable_image_generation: true,
+            [tool]: true,
           },
         },
       },
-      question: 'Draw a cat hugging an otter.',
+      question,
       cwd: makeWorkdir(),
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENAI_API_KEY: 'sk-test-media-0000' },
       logging: false,
       onEvent: (event) => events.push(event),
     });
+    return { result, events };
+  }
+
+  it('saves the image in the workspace, reports it with its cost and delivers it', async () => {
+    server.setHandler((_body, index, view: FakeRequestView): FakeResponse => {
+      if (index === 0 && view.toolNames.includes('generate_image')) {
+        return {
+          toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a gray tabby cat hugging an otter' } }],
+        };
+      }
+      return { text: 'Here is the picture: generated/image-001.png' };
+    });
+    const { result, events } = await runGpt('Draw a cat hugging an otter.', 'enable_image_generation');
     expect(result.error).toBeUndefined();
     expect(result.status).toBe('completed');
 
@@ -117,26 +123,10 @@ describe('generate_image in a run', () => {
       const call = view.toolNames.includes('transcribe') ? plan[step++] : undefined;
       return call ? { toolCalls: [call] } : { text: 'Spoken and checked.' };
     });
-    const events: RunEvent[] = [];
-    const result = await runMassGen({
-      config: {
-        agent: {
-          id: 'gpt',
-          backend: {
-            type: 'openai',
-            model: 'gpt-5-mini',
-            base_url: `${server.origin}/v1`,
-            cwd: 'ws',
-            enable_audio_generation: true,
-          },
-        },
-      },
-      question: 'Read a line of Sherlock Holmes aloud.',
-      cwd: makeWorkdir(),
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', OPENAI_API_KEY: 'sk-test-media-0000' },
-      logging: false,
-      onEvent: (event) => events.push(event),
-    });
+    const { result, events } = await runGpt(
+      'Read a line of Sherlock Holmes aloud.',
+      'enable_audio_generation',
+    );
     expect(result.status).toBe('completed');
     expect(media.requests.map((r) => r.path)).toEqual(['/v1/audio/speech', '/v1/audio/transcriptions']);
     expect(media.requests[0]?.json).toMatchObject({ model: 'gpt-4o-mini-tts', voice: 'onyx' });

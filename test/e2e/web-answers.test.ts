@@ -7,10 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
+import { tinyPdf } from '../../src/testing/media-fixtures.js';
+import { paintPng } from '../../src/util/png.js';
 import {
   REPO_ROOT,
   agentEntry,
@@ -272,54 +273,8 @@ describe.skipIf(!hasChromium || !built)('answers, votes, steering and replay in 
   );
 });
 
-/** A 32×32 RGB gradient as a PNG. */
-function gradientPng(): Buffer {
-  const size = 32;
-  const rows = Array.from({ length: size }, (_, y) =>
-    Buffer.from([0, ...Array.from({ length: size }, (_, x) => [x * 8, y * 8, 160]).flat()]),
-  );
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** A one-page PDF that says `text`, with a correct cross-reference table. */
-function onePagePdf(text: string): string {
-  const stream = `BT /F1 24 Tf 72 700 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return out;
-}
+/** A 32×32 RGB gradient, dropped into the workspace mid-run. */
+const GRADIENT_PNG = paintPng(32, 32, (x, y) => [x * 8, y * 8, 160]);
 
 const FILES: Record<string, string> = {
   'notes.md':
@@ -330,7 +285,10 @@ const FILES: Record<string, string> = {
   'logo.svg':
     '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="60"><rect width="160" height="60" rx="8" fill="#2da44e"/><script>parent.document.title = "pwned"</script><text x="16" y="38" font-size="22" fill="white">SVG logo</text></svg>',
   'src/app.py': 'def answer():\n    """The answer."""\n    return 6 * 7\n',
-  'doc.pdf': onePagePdf('Hello PDF'),
+  // A US Letter page, large type near the top, so the browser's viewer shows the text at once.
+  'doc.pdf': tinyPdf('Hello PDF', { width: 612, height: 792, fontSize: 24, x: 72, y: 700 }).toString(
+    'latin1',
+  ),
 };
 
 describe.skipIf(!hasChromium || !built)('file previews in a real browser', () => {
@@ -372,7 +330,7 @@ describe.skipIf(!hasChromium || !built)('file previews in a real browser', () =>
         await files.getByRole('tab', { name: "a's workspace" }).click();
         // Mid-run: the files the agent wrote show up, and a file dropped in later appears too.
         await files.getByRole('button', { name: 'notes.md' }).waitFor();
-        fs.writeFileSync(path.join(cwd, '.massgen', 'workspaces', 'ws_a', 'dot.png'), gradientPng());
+        fs.writeFileSync(path.join(cwd, '.massgen', 'workspaces', 'ws_a', 'dot.png'), GRADIENT_PNG);
         await files.getByRole('button', { name: 'dot.png' }).waitFor({ timeout: 20_000 });
         expect(await page.getByRole('region', { name: 'Final answer' }).count()).toBe(0);
         const preview = page.getByRole('region', { name: 'File preview' });

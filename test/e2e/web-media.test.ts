@@ -16,8 +16,8 @@ import { openAIMediaEndpoint } from '../../src/testing/fake-server/openai-media.
 import { openAIResponsesDialect } from '../../src/testing/fake-server/openai-responses.js';
 import type { FakeResponse } from '../../src/testing/fake-server/script.js';
 import { startFakeServer } from '../../src/testing/fake-server/server.js';
-import { readPng } from '../../src/tools/computer/png.test-support.js';
-import { encodePng } from '../../src/tools/computer/xwd-png.js';
+import { readPng } from '../../src/testing/png.js';
+import { paintPng } from '../../src/util/png.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import { REPO_ROOT, agentEntry, makeWorkdir, persona, writeConfig } from './cli-harness.js';
 import { useFakeServer } from './cli-harness.js';
@@ -33,16 +33,10 @@ const chrome = useBrowser({ artifacts: ARTIFACTS });
 
 /** A `size`×`size` PNG with a red-to-blue gradient and a green square: far from blank. */
 function picture(size = 64): Buffer {
-  const rgb = Buffer.alloc(size * size * 3);
-  for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) {
-      const at = (y * size + x) * 3;
-      const square = x > size / 4 && x < size / 2 && y > size / 4 && y < size / 2;
-      rgb[at] = square ? 20 : Math.round((255 * x) / size);
-      rgb[at + 1] = square ? 220 : 40;
-      rgb[at + 2] = square ? 20 : Math.round((255 * y) / size);
-    }
-  return encodePng({ width: size, height: size, rgb });
+  return paintPng(size, size, (x, y) => {
+    const square = x > size / 4 && x < size / 2 && y > size / 4 && y < size / 2;
+    return square ? [20, 220, 20] : [Math.round((255 * x) / size), 40, Math.round((255 * y) / size)];
+  });
 }
 
 /** The spread of an element's screenshot: the standard deviation of its pixels' brightness. */
@@ -120,7 +114,7 @@ describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser',
         const refusal = page.locator('.attach').getByRole('alert');
         await refusal.waitFor();
         expect(await refusal.textContent()).toBe(
-          'attachments[1] (notes.png): its bytes are not an image (looks like text/plain)',
+          'attachments[1] (notes.png): its bytes are not an image (looks like text/plain): check it is the file you meant, or give a text file a text name (.txt, .md) to attach it as text',
         );
         expect(page.url()).not.toContain('/runs/');
         await page.screenshot({ path: path.join(ARTIFACTS, 'attach-refused.png'), fullPage: true });

@@ -3,28 +3,20 @@ import {
   openAIResponsesDialect,
   type FakeResponsesRequestBody,
 } from '../../testing/fake-server/openai-responses.js';
-import { sampleMedia } from '../../testing/media-fixtures.js';
-import type { Backend } from '../../types/backend.js';
-import { useDialectServer } from '../backend.test-support.js';
-import { attachmentsTurn, base64, expectSameFiles, mediaOf, sendOnce } from '../media-wire.test-support.js';
+import { base64, expectSameFiles, mediaOf, useMediaWire } from '../media-wire.test-support.js';
 import { azureOpenAIBackend } from './index.js';
 
-const fake = useDialectServer<FakeResponsesRequestBody>([openAIResponsesDialect]);
-const { png, pdf } = sampleMedia();
-
-function backend(): Backend {
-  return azureOpenAIBackend.create({
-    type: 'azure_openai',
-    model: 'gpt-4o-deployment',
-    baseUrl: `${fake.server.origin}/openai/v1`,
-    apiKey: 'azure-test',
-    providerOptions: {},
-  });
-}
+const wire = useMediaWire<FakeResponsesRequestBody>(
+  [openAIResponsesDialect],
+  azureOpenAIBackend,
+  'gpt-4o-deployment',
+  '/openai/v1',
+);
+const { png, pdf } = wire.media;
 
 describe('azure_openai backend: media on the wire', () => {
   it('sends images and PDF as OpenAI’s Responses parts, byte for byte', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([png, pdf]));
+    const recorded = await wire.sendAttachments([png, pdf]);
     expect(recorded.path).toBe('/openai/v1/responses');
     const input = recorded.body?.input as Array<{ role?: string; content?: unknown }>;
     expect(input.find((item) => item.role === 'user')?.content).toEqual([

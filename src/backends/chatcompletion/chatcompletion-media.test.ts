@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { openAIChatDialect, type FakeChatRequestBody } from '../../testing/fake-server/openai-chat.js';
-import { sampleMedia } from '../../testing/media-fixtures.js';
-import type { Backend, BackendSettings } from '../../types/backend.js';
-import { useDialectServer } from '../backend.test-support.js';
 import { vllmBackend } from '../local-servers/local-server-backends.js';
 import {
   attachmentsTurn,
@@ -10,29 +7,19 @@ import {
   expectSameFiles,
   mediaOf,
   sendOnce,
-  toolMediaTurn,
+  useMediaWire,
 } from '../media-wire.test-support.js';
 import { chatCompletionBackend } from './index.js';
 
-const fake = useDialectServer<FakeChatRequestBody>([openAIChatDialect]);
-const { png, jpeg, wav, mp3, mp4, pdf } = sampleMedia();
-
-function backend(overrides: Partial<BackendSettings> = {}): Backend {
-  return chatCompletionBackend.create({
-    type: 'chatcompletion',
-    model: 'qwen2.5-vl',
-    baseUrl: `${fake.server.origin}/v1`,
-    providerOptions: {},
-    ...overrides,
-  });
-}
+const wire = useMediaWire<FakeChatRequestBody>([openAIChatDialect], chatCompletionBackend, 'qwen2.5-vl');
+const { png, jpeg, wav, mp3, mp4, pdf } = wire.media;
 
 const userContent = (body: FakeChatRequestBody | null) =>
   body?.messages?.find((m) => m.role === 'user')?.content;
 
 describe('chatcompletion backend: media on the wire', () => {
   it('sends images as image_url data URLs by default and names what the model does not take', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([png, jpeg, wav]));
+    const recorded = await wire.sendAttachments([png, jpeg, wav]);
     expect(userContent(recorded.body)).toEqual([
       {
         type: 'text',
@@ -45,11 +32,7 @@ describe('chatcompletion backend: media on the wire', () => {
   });
 
   it('sends OpenAI’s audio as input_audio and PDF as a file part when media_in allows them', async () => {
-    const recorded = await sendOnce(
-      backend({ mediaIn: ['audio', 'document'] }),
-      fake.server,
-      attachmentsTurn([wav, mp3, pdf]),
-    );
+    const recorded = await wire.sendAttachments([wav, mp3, pdf], { mediaIn: ['audio', 'document'] });
     expect(userContent(recorded.body)).toEqual([
       { type: 'text', text: 'What do these files show?' },
       { type: 'input_audio', input_audio: { data: base64(wav), format: 'wav' } },
@@ -63,7 +46,7 @@ describe('chatcompletion backend: media on the wire', () => {
   });
 
   it('sends tool media in a user message after the step’s tool messages', async () => {
-    const recorded = await sendOnce(backend(), fake.server, toolMediaTurn([png], [jpeg]));
+    const recorded = await wire.sendToolMedia([png], [jpeg]);
     const messages = recorded.body?.messages ?? [];
     expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool', 'user']);
     expect(messages.at(-1)?.content).toEqual([
@@ -78,7 +61,7 @@ describe('chatcompletion backend: media on the wire', () => {
   });
 
   it('sends no media part to a model configured with media_in: []', async () => {
-    const recorded = await sendOnce(backend({ mediaIn: [] }), fake.server, attachmentsTurn([png]));
+    const recorded = await wire.sendAttachments([png], { mediaIn: [] });
     expect(mediaOf(recorded)).toEqual([]);
     expect(userContent(recorded.body)).toBe(
       'What do these files show?\n[chart.png (image, image/png) not shown: this model does not take image files.]',
@@ -102,14 +85,11 @@ describe('chatcompletion backend: media on the wire', () => {
 
 describe('local server backends: video for models that take it', () => {
   it('sends video as vLLM’s video_url part when media_in includes video, byte for byte', async () => {
-    const vllm = vllmBackend.create({
-      type: 'vllm',
-      model: 'Qwen/Qwen2.5-VL-7B-Instruct',
-      baseUrl: `${fake.server.origin}/v1`,
-      providerOptions: {},
-      mediaIn: ['image', 'video'],
-    });
-    const recorded = await sendOnce(vllm, fake.server, attachmentsTurn([mp4, png]));
+    const vllm = wire.backend(
+      { model: 'Qwen/Qwen2.5-VL-7B-Instruct', mediaIn: ['image', 'video'] },
+      vllmBackend,
+    );
+    const recorded = await sendOnce(vllm, wire.server, attachmentsTurn([mp4, png]));
     expect(userContent(recorded.body)).toEqual([
       { type: 'text', text: 'What do these files show?' },
       { type: 'video_url', video_url: { url: `data:video/mp4;base64,${base64(mp4)}` } },

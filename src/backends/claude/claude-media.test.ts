@@ -3,36 +3,19 @@ import {
   anthropicMessagesDialect,
   type FakeMessagesRequestBody,
 } from '../../testing/fake-server/anthropic-messages.js';
-import { sampleMedia } from '../../testing/media-fixtures.js';
-import type { Backend, BackendSettings } from '../../types/backend.js';
-import { useDialectServer } from '../backend.test-support.js';
-import {
-  attachmentsTurn,
-  base64,
-  expectSameFiles,
-  mediaOf,
-  sendOnce,
-  toolMediaTurn,
-} from '../media-wire.test-support.js';
+import { base64, expectSameFiles, mediaOf, useMediaWire } from '../media-wire.test-support.js';
 import { claudeBackend } from './index.js';
 
-const fake = useDialectServer<FakeMessagesRequestBody>([anthropicMessagesDialect]);
-const { png, jpeg, wav, pdf } = sampleMedia();
-
-function backend(overrides: Partial<BackendSettings> = {}): Backend {
-  return claudeBackend.create({
-    type: 'claude',
-    model: 'claude-sonnet-4-5',
-    baseUrl: `${fake.server.origin}/v1`,
-    apiKey: 'sk-ant-test',
-    providerOptions: {},
-    ...overrides,
-  });
-}
+const wire = useMediaWire<FakeMessagesRequestBody>(
+  [anthropicMessagesDialect],
+  claudeBackend,
+  'claude-sonnet-4-5',
+);
+const { png, jpeg, wav, pdf } = wire.media;
 
 describe('claude backend: media on the wire (Messages API)', () => {
   it('sends images as base64 image blocks and a PDF as a document block, byte for byte', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([png, jpeg, pdf]));
+    const recorded = await wire.sendAttachments([png, jpeg, pdf]);
     expect(recorded.body?.messages?.[0]?.content).toEqual([
       { type: 'text', text: 'What do these files show?' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: base64(png) } },
@@ -48,7 +31,7 @@ describe('claude backend: media on the wire (Messages API)', () => {
   });
 
   it('sends tool media after the tool_result blocks of the same user turn', async () => {
-    const recorded = await sendOnce(backend(), fake.server, toolMediaTurn([png], [jpeg]));
+    const recorded = await wire.sendToolMedia([png], [jpeg]);
     const last = recorded.body?.messages?.at(-1);
     expect(last?.role).toBe('user');
     const blocks = last?.content as Array<{ type: string }>;
@@ -58,7 +41,7 @@ describe('claude backend: media on the wire (Messages API)', () => {
   });
 
   it('names audio it cannot send instead of failing the request', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([wav, png]));
+    const recorded = await wire.sendAttachments([wav, png]);
     expectSameFiles(mediaOf(recorded), [png]);
     expect(recorded.view?.text).toContain('[voice.wav (audio, audio/wav) not shown');
   });

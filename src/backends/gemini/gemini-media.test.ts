@@ -1,36 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { geminiDialect, type FakeGeminiRequestBody } from '../../testing/fake-server/gemini.js';
-import { sampleMedia } from '../../testing/media-fixtures.js';
-import type { Backend, BackendSettings } from '../../types/backend.js';
-import { useDialectServer } from '../backend.test-support.js';
-import {
-  attachmentsTurn,
-  base64,
-  expectSameFiles,
-  mediaOf,
-  sendOnce,
-  toolMediaTurn,
-} from '../media-wire.test-support.js';
+import { base64, expectSameFiles, mediaOf, useMediaWire } from '../media-wire.test-support.js';
 import { geminiBackend } from './index.js';
 
-const fake = useDialectServer<FakeGeminiRequestBody>([geminiDialect]);
-const { png, jpeg, wav, mp3, mp4, pdf } = sampleMedia();
-
-function backend(overrides: Partial<BackendSettings> = {}): Backend {
-  return geminiBackend.create({
-    type: 'gemini',
-    model: 'gemini-2.5-flash',
-    baseUrl: `${fake.server.origin}/v1beta`,
-    apiKey: 'gemini-test',
-    providerOptions: {},
-    ...overrides,
-  });
-}
+const wire = useMediaWire<FakeGeminiRequestBody>(
+  [geminiDialect],
+  geminiBackend,
+  'gemini-2.5-flash',
+  '/v1beta',
+);
+const { png, jpeg, wav, mp3, mp4, pdf } = wire.media;
 
 describe('gemini backend: media on the wire', () => {
   it('sends images, audio, video and PDF as inlineData parts, byte for byte', async () => {
     const all = [png, jpeg, wav, mp3, mp4, pdf];
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn(all));
+    const recorded = await wire.sendAttachments(all);
     expect(recorded.body?.contents?.[0]).toEqual({
       role: 'user',
       parts: [
@@ -42,7 +26,7 @@ describe('gemini backend: media on the wire', () => {
   });
 
   it('sends tool media in a user turn after the functionResponse parts', async () => {
-    const recorded = await sendOnce(backend(), fake.server, toolMediaTurn([png], [mp4]));
+    const recorded = await wire.sendToolMedia([png], [mp4]);
     const contents = recorded.body?.contents ?? [];
     const isResponse = (c: (typeof contents)[number]) =>
       c.parts?.some((p) => 'functionResponse' in p) ?? false;

@@ -1,35 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { openAIChatDialect, type FakeChatRequestBody } from '../../testing/fake-server/openai-chat.js';
-import { sampleMedia } from '../../testing/media-fixtures.js';
-import type { Backend, BackendSettings } from '../../types/backend.js';
-import { useDialectServer } from '../backend.test-support.js';
-import {
-  attachmentsTurn,
-  base64,
-  expectSameFiles,
-  mediaOf,
-  sendOnce,
-  toolMediaTurn,
-} from '../media-wire.test-support.js';
+import { base64, expectSameFiles, mediaOf, useMediaWire } from '../media-wire.test-support.js';
 import { grokBackend } from './index.js';
 
-const fake = useDialectServer<FakeChatRequestBody>([openAIChatDialect]);
-const { png, jpeg, pdf } = sampleMedia();
-
-function backend(overrides: Partial<BackendSettings> = {}): Backend {
-  return grokBackend.create({
-    type: 'grok',
-    model: 'grok-4',
-    baseUrl: `${fake.server.origin}/v1`,
-    apiKey: 'xai-test',
-    providerOptions: {},
-    ...overrides,
-  });
-}
+const wire = useMediaWire<FakeChatRequestBody>([openAIChatDialect], grokBackend, 'grok-4');
+const { png, jpeg, pdf } = wire.media;
 
 describe('grok backend: media on the wire', () => {
   it('sends JPEG and PNG images as image_url data URLs, byte for byte, and names a PDF instead', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([png, jpeg, pdf]));
+    const recorded = await wire.sendAttachments([png, jpeg, pdf]);
     const user = recorded.body?.messages?.find((m) => m.role === 'user');
     expect(user?.content).toEqual([
       {
@@ -43,7 +22,7 @@ describe('grok backend: media on the wire', () => {
   });
 
   it('sends tool media in a user message after the tool messages', async () => {
-    const recorded = await sendOnce(backend(), fake.server, toolMediaTurn([png], []));
+    const recorded = await wire.sendToolMedia([png], []);
     expect(recorded.body?.messages?.map((m) => m.role)).toEqual([
       'system',
       'user',

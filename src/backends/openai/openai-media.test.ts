@@ -1,36 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { openAIChatDialect } from '../../testing/fake-server/openai-chat.js';
 import { openAIResponsesDialect } from '../../testing/fake-server/openai-responses.js';
-import { sampleMedia } from '../../testing/media-fixtures.js';
-import type { Backend, BackendSettings } from '../../types/backend.js';
-import { useDialectServer } from '../backend.test-support.js';
-import {
-  attachmentsTurn,
-  base64,
-  expectSameFiles,
-  mediaOf,
-  sendOnce,
-  toolMediaTurn,
-} from '../media-wire.test-support.js';
+import { base64, expectSameFiles, mediaOf, useMediaWire } from '../media-wire.test-support.js';
 import { openAIBackend } from './index.js';
 
-const fake = useDialectServer<Record<string, unknown>>([openAIResponsesDialect, openAIChatDialect]);
-const { png, jpeg, wav, mp3, mp4, pdf } = sampleMedia();
-
-function backend(overrides: Partial<BackendSettings> = {}): Backend {
-  return openAIBackend.create({
-    type: 'openai',
-    model: 'gpt-5-mini',
-    baseUrl: `${fake.server.origin}/v1`,
-    apiKey: 'sk-test',
-    providerOptions: {},
-    ...overrides,
-  });
-}
+const wire = useMediaWire<Record<string, unknown>>(
+  [openAIResponsesDialect, openAIChatDialect],
+  openAIBackend,
+  'gpt-5-mini',
+);
+const { png, jpeg, wav, mp3, mp4, pdf } = wire.media;
 
 describe('openai backend: media on the wire (Responses API)', () => {
   it('sends images as input_image data URLs and a PDF as input_file, byte for byte', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([png, jpeg, pdf]));
+    const recorded = await wire.sendAttachments([png, jpeg, pdf]);
     expect(recorded.path).toBe('/v1/responses');
     const input = recorded.body?.input as Array<{ role?: string; content?: unknown }>;
     expect(input.find((item) => item.role === 'user')?.content).toEqual([
@@ -44,7 +27,7 @@ describe('openai backend: media on the wire (Responses API)', () => {
   });
 
   it('sends tool media in a user message right after the function_call_output items', async () => {
-    const recorded = await sendOnce(backend(), fake.server, toolMediaTurn([png], [pdf]));
+    const recorded = await wire.sendToolMedia([png], [pdf]);
     const input = recorded.body?.input as Array<{ type?: string; role?: string; content?: unknown }>;
     expect(input.map((item) => item.type ?? item.role)).toEqual([
       'developer',
@@ -67,7 +50,7 @@ describe('openai backend: media on the wire (Responses API)', () => {
   });
 
   it('names audio and video it cannot send instead of failing the request', async () => {
-    const recorded = await sendOnce(backend(), fake.server, attachmentsTurn([wav, mp4, png]));
+    const recorded = await wire.sendAttachments([wav, mp4, png]);
     expectSameFiles(mediaOf(recorded), [png]);
     expect(recorded.view?.text).toContain(
       '[voice.wav (audio, audio/wav) not shown: this model does not take audio files.]',
@@ -78,11 +61,7 @@ describe('openai backend: media on the wire (Responses API)', () => {
 
 describe('openai backend: audio models (Chat Completions)', () => {
   it('sends WAV and MP3 as input_audio parts to gpt-4o-audio-preview, byte for byte', async () => {
-    const recorded = await sendOnce(
-      backend({ model: 'gpt-4o-audio-preview' }),
-      fake.server,
-      attachmentsTurn([wav, mp3]),
-    );
+    const recorded = await wire.sendAttachments([wav, mp3], { model: 'gpt-4o-audio-preview' });
     expect(recorded.path).toBe('/v1/chat/completions');
     const messages = recorded.body?.messages as Array<{ role: string; content: unknown }>;
     expect(messages.find((m) => m.role === 'user')?.content).toEqual([

@@ -1,18 +1,9 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { paintPng } from '../../util/png.js';
 
 /**
  * Small, real media files for the fake servers' media answers: each opens in an ordinary viewer or
  * player, and content sniffing (magic numbers) names its type.
  */
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'ascii');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 /** A `width`×`height` PNG of one colour (8-bit RGB). */
 export function samplePng(
@@ -20,18 +11,7 @@ export function samplePng(
   height = 8,
   rgb: readonly [number, number, number] = [32, 128, 224],
 ): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit, RGB, deflate, no filter method, no interlace
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(pixels)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return paintPng(width, height, () => rgb);
 }
 
 /** `seconds` of a 440 Hz tone as a 16-bit mono PCM WAV at `rate` samples a second. */

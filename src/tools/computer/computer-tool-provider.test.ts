@@ -6,7 +6,7 @@ import type { ToolContext } from '../../types/tool.js';
 import { findExecutable } from '../../util/find-executable.js';
 import { sandboxSupport } from '../execute-command/sandbox-support.js';
 import { createComputerToolProvider } from './computer-tool-provider.js';
-import { readPng } from './png.test-support.js';
+import { readPng } from '../../testing/png.js';
 import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
 
 // Chromium and Xvfb are what this file starts; under CI's clock-ahead pass they get the real clock.

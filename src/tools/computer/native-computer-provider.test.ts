@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ToolContext } from '../../types/tool.js';
 import { findExecutable } from '../../util/find-executable.js';
 import { createComputerToolProvider } from './computer-tool-provider.js';
-import { readPng } from './png.test-support.js';
+import { readPng } from '../../testing/png.js';
 import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
 
 // Xvfb and the X app are what this file starts; under CI's clock-ahead pass they get the real clock.

@@ -1,16 +1,11 @@
-import { deflateSync } from 'node:zlib';
+import type { RgbImage } from '../../util/png.js';
+
+export { encodePng, type RgbImage } from '../../util/png.js';
 
 /**
  * A screenshot without ImageMagick: Xvfb keeps its screen in a file (`-fbdir`) in the XWD format, so
- * a picture is that file's pixels re-encoded as PNG (8-bit RGB, no filter, deflated with zlib).
+ * a picture is that file's pixels re-encoded as PNG by the shared encoder (src/util/png.ts).
  */
-
-/** An RGB picture: `width * height * 3` bytes, rows top to bottom. */
-export interface RgbImage {
-  width: number;
-  height: number;
-  rgb: Buffer;
-}
 
 /** The shift and width of a colour mask (`0xff0000` → 16, 8 bits). */
 function maskShape(mask: number): { shift: number; bits: number } {
@@ -65,48 +60,4 @@ export function decodeXwd(data: Buffer): RgbImage {
     }
   }
   return { width, height, rgb };
-}
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(parts: readonly Buffer[]): number {
-  let crc = 0xffffffff;
-  for (const part of parts) for (const byte of part) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, body: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(body.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32([head.subarray(4), body]), 0);
-  return Buffer.concat([head, body, crc]);
-}
-
-/** A PNG file of `image`. */
-export function encodePng(image: RgbImage): Buffer {
-  const { width, height, rgb } = image;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = 2; // RGB
-  const stride = width * 3;
-  const raw = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y++) rgb.copy(raw, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 6 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }

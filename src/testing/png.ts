@@ -1,14 +1,18 @@
 import { inflateSync } from 'node:zlib';
 
-/**
- * A small PNG reader for tests (8-bit RGB or RGBA, not interlaced, every filter type), independent of
- * the encoder under test: the pixel at x,y as [r, g, b].
- */
-export function readPng(file: Buffer): {
+/** A decoded PNG: its size and the pixel at x,y as [r, g, b]. */
+export interface DecodedPng {
   width: number;
   height: number;
   pixel(x: number, y: number): number[];
-} {
+}
+
+/**
+ * The PNG reader for tests and the demo scripts (8-bit RGB or RGBA, not interlaced, every filter type),
+ * written independently of the encoder in src/util/png.ts so a test of that encoder checks it against
+ * something else; it also reads what Chromium's screenshots and the vendors' fakes produce.
+ */
+export function readPng(file: Buffer): DecodedPng {
   if (file.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
   let at = 8;
   let width = 0;
