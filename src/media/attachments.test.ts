@@ -143,13 +143,16 @@ describe('attachments: bad inputs are one clear line naming the file', () => {
     );
   });
 
-  it.skipIf(process.getuid?.() === 0)('an unreadable file (skipped: root reads every file)', async () => {
-    const secret = file('locked.png', tinyPng());
-    chmodSync(secret, 0o000);
-    expect(await failure(load('locked.png'))).toBe(
-      'attachment locked.png: cannot be read (permission denied)',
-    );
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'an unreadable file (skipped as root, which reads every file: test/e2e/attach.test.ts runs it as nobody)',
+    async () => {
+      const secret = file('locked.png', tinyPng());
+      chmodSync(secret, 0o000);
+      expect(await failure(load('locked.png'))).toBe(
+        'attachment locked.png: cannot be read (permission denied)',
+      );
+    },
+  );
 
   it('a folder, and a path through a file', async () => {
     expect(await failure(load('.'))).toBe('attachment .: is a folder, not a file');

@@ -3,15 +3,17 @@
  * model as an image part byte for byte, the terminal names it, the log keeps its path and hash only,
  * and a bad file is one line on stderr before any request.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/media/index.js';
 import { tinyPng } from '../../src/testing/media-fixtures.js';
-import { makeWorkdir, onlyLogDir, runCli, useFakeServer, writeConfig } from './cli-harness.js';
+import { REPO_ROOT, makeWorkdir, onlyLogDir, runCli, useFakeServer, writeConfig } from './cli-harness.js';
 
 const fake = useFakeServer();
 const env = { OPENAI_API_KEY: 'sk-test-attach-0000' };
+const CLI = path.join(REPO_ROOT, 'bin', 'massgen.js');
 
 function oneAgent(cwd: string): void {
   writeConfig(cwd, {
@@ -89,6 +91,49 @@ describe('massgen --attach', () => {
       ),
     );
   }, 120_000);
+
+  // Root reads every file, so the unreadable case runs the CLI as `nobody` (setpriv) when the tests run
+  // as root; as any other user a chmod 000 file is unreadable already.
+  const asRoot = process.getuid?.() === 0;
+  const nobodyCanRun =
+    !asRoot ||
+    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'test', '-r', CLI])
+      .status === 0;
+  it.skipIf(!nobodyCanRun)(
+    `an unreadable file is one line with what to do (exit 1)${nobodyCanRun ? '' : ' (skipped: setpriv cannot run the CLI as nobody here)'}`,
+    () => {
+      const cwd = makeWorkdir();
+      fs.chmodSync(cwd, 0o755);
+      oneAgent(cwd);
+      fs.writeFileSync(path.join(cwd, 'locked.png'), tinyPng());
+      fs.chmodSync(path.join(cwd, 'locked.png'), 0o000);
+      const command = [
+        process.execPath,
+        CLI,
+        '--no-logs',
+        '--config',
+        'config.yaml',
+        '--attach',
+        'locked.png',
+        'q',
+      ];
+      const as = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'] : [];
+      const [program, ...args] = [...as, ...command];
+      const result = spawnSync(program!, args, {
+        cwd,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: cwd, ...env },
+        timeout: 60_000,
+      });
+      expect(result.stderr).toBe(
+        'massgen: error: attachment locked.png: cannot be read (permission denied)\n' +
+          'hint: give the user running massgen read access to it, or attach a copy\n',
+      );
+      expect(result.status).toBe(1);
+      expect(fake.server.requests).toEqual([]);
+    },
+    120_000,
+  );
 
   it('a bad file is one line naming it, before any request (exit 1)', async () => {
     const cwd = makeWorkdir();
