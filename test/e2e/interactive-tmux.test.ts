@@ -18,7 +18,7 @@ import {
   useFakeServer,
 } from './cli-harness.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
-import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
+import { recordExitCode, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
 import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
 
 const fake = useFakeServer();
@@ -30,7 +30,7 @@ const bodyText = (body: FakeChatRequestBody | null): string => JSON.stringify(bo
 
 /** The CLI in a clean environment; it records its exit code in `exit_code`. */
 const writeWrapper = (cwd: string): string =>
-  writeCliWrapper(cwd, `echo $? > ${shellQuote(path.join(cwd, 'exit_code'))}`);
+  writeCliWrapper(cwd, recordExitCode(path.join(cwd, 'exit_code')));
 
 /** Whether the screen ends with an empty prompt (the turn, and its view, have finished). */
 const atPrompt = (screen: string): boolean =>
@@ -90,7 +90,7 @@ describe('interactive mode in a real terminal', () => {
           }
 
           tmux.typeLine('first', '/quit');
-          await waitFor(() => exitCode() !== null, 10_000, 'massgen to exit');
+          await waitFor(() => exitCode() !== null, 30_000, 'massgen to exit');
           expect(exitCode()).toBe('0');
           const id = sessionId() ?? '';
           expect(id).toMatch(/^session_\d{8}_\d{6}_[0-9a-f]{4}$/);
@@ -108,7 +108,7 @@ describe('interactive mode in a real terminal', () => {
           expect(banner).toContain('2 earlier turns');
           expect(banner).toContain(Q1);
           tmux.typeLine('resumed', '/quit');
-          await waitFor(() => exitCode() !== null, 10_000, 'massgen to exit');
+          await waitFor(() => exitCode() !== null, 30_000, 'massgen to exit');
           expect(exitCode()).toBe('0');
         } finally {
           tmux.kill();

@@ -21,7 +21,7 @@ import {
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
-import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
+import { recordExitCode, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
 import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
 
 const fake = useFakeServer();
@@ -34,7 +34,7 @@ const bodyText = (body: FakeChatRequestBody): string => JSON.stringify(body.mess
  * (and its last screen) stays after the CLI exits.
  */
 const writeWrapper = (cwd: string): string =>
-  writeCliWrapper(cwd, `echo $? > ${shellQuote(path.join(cwd, 'exit_code'))}\nsleep 600`);
+  writeCliWrapper(cwd, `${recordExitCode(path.join(cwd, 'exit_code'))}\nsleep 600`);
 
 /** The run's events so far, from its log's journal. */
 function journal(cwd: string): { type: string }[] {

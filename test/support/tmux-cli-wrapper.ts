@@ -30,3 +30,10 @@ export function writeCliWrapper(cwd: string, afterExit: string): string {
   );
   return script;
 }
+
+/**
+ * A shell line that writes the CLI's exit code (`$?`) to `file`. Written under another name and then
+ * renamed: the shell creates a file before it writes it, and a poll must never read it empty.
+ */
+export const recordExitCode = (file: string): string =>
+  `echo $? > ${shellQuote(`${file}.part`)} && mv ${shellQuote(`${file}.part`)} ${shellQuote(file)}`;
