@@ -144,7 +144,7 @@ describe('attachments: bad inputs are one clear line naming the file', () => {
   });
 
   it.skipIf(process.getuid?.() === 0)(
-    'an unreadable file (skipped as root, which reads every file: test/e2e/attach.test.ts runs it as nobody)',
+    `an unreadable file${process.getuid?.() === 0 ? ' (skipped: root reads every file; test/e2e/attach.test.ts runs it as nobody)' : ''}`,
     async () => {
       const secret = file('locked.png', tinyPng());
       chmodSync(secret, 0o000);
