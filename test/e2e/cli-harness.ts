@@ -126,11 +126,12 @@ export function makeWorkdir(): string {
 
 /**
  * Removes every folder made by {@link makeWorkdir} (call from afterEach/afterAll). A run cancelled at
- * the end of a test may still be closing its log folder: `maxRetries` rides out that ENOTEMPTY.
+ * the end of a test may still be closing its log folder: `maxRetries` rides out that ENOTEMPTY (node
+ * waits 50 ms longer before each try: up to ~10 s on a machine under load).
  */
 export function removeTempDirs(): void {
   for (const dir of tempDirs.splice(0))
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
 }
 
 /** Writes a config (object → YAML, or raw text) into `dir`; returns its file name. */
