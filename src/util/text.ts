@@ -1,4 +1,4 @@
-import { stringWidth } from './lazy-string-width.js';
+import stringWidth from 'string-width';
 
 /*
  * Text laid out in a fixed-width font — the live view, the plain and interactive views, the
