@@ -18,6 +18,7 @@ import {
   runCli,
   writeConfig,
   useFakeServer,
+  waitFor,
 } from './cli-harness.js';
 
 const fake = useFakeServer();
@@ -74,7 +75,7 @@ describe('massgen skill', () => {
 
     const started = await helper(cwd, script, ['start', '--config', 'team.yaml', 'What is 6 times 7?']);
     expect(started.stderr).toBe('');
-    const { log_dir: logDir } = JSON.parse(started.stdout) as { log_dir: string };
+    const { log_dir: logDir, pid } = JSON.parse(started.stdout) as { log_dir: string; pid: number };
     expect(fs.existsSync(path.join(logDir, 'status.json'))).toBe(true);
 
     const status = await helper(cwd, script, ['status', logDir]);
@@ -86,5 +87,17 @@ describe('massgen skill', () => {
       winner: 'alpha',
       final_answer: finalAnswerOf('alpha'),
     });
-  });
+    // The result is readable before the background massgen has closed its log folder: let it exit
+    // before the folder is removed.
+    // (A zombie counts as gone: the helper detached it, and whoever reaps orphans here may not.)
+    const alive = () => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => !alive(), 60_000, 'the background run to exit');
+  }, 120_000);
 });
