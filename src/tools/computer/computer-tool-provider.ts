@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolDefinition } from '../../types/messages.js';
@@ -16,6 +16,7 @@ import {
   parseNativeAction,
   type NativeAction,
 } from './native-actions.js';
+import { isXdotoolCommand, runXdotool, type XdotoolCommand } from './xdotool.js';
 import { startXvfb, type VirtualDisplay } from './xvfb.js';
 import { decodeXwd, encodePng } from './xwd-png.js';
 
@@ -28,7 +29,10 @@ export interface ComputerToolOptions {
   /** The programs used: Xvfb and xdotool (absolute paths, found on PATH by the caller). */
   xvfb: string;
   xdotool: string;
-  /** The caller's environment; launched programs get a scrubbed copy plus `DISPLAY` and `XAUTHORITY`. */
+  /**
+   * The caller's environment. Nothing gets it whole: Xvfb, xdotool and launched programs get a
+   * scrubbed copy (`scrubEnv`: PATH, locale, TERM, TZ; never a secret) plus what X needs.
+   */
   env: Readonly<Record<string, string | undefined>>;
   /**
    * Where `computer_launch` runs programs: in bubblewrap with the agent's layout and only this
@@ -60,21 +64,6 @@ const SANDBOX_AUTHORITY = '/tmp/.massgen-Xauthority';
 /** Longest `computer_wait` waits for a window. */
 const MAX_WAIT_SECONDS = 60;
 
-/** Runs xdotool (or another fixed program) with an argument list — never a shell — and returns its stdout. */
-function run(
-  file: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, [...args], { env, signal, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${path.basename(file)} failed: ${stderr.trim() || error.message}`));
-      else resolve(stdout);
-    });
-  });
-}
-
 /**
  * `tools: { computer }`: one agent's virtual desktop — an Xvfb display started with the run, driven
  * with xdotool — and the `computer_*` tools over it. xdotool runs outside the sandbox with fixed
@@ -85,12 +74,19 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
   let failure: string | null = null;
   let shots = 0;
   const launched = new Map<number, () => void>();
-  const xenv = (): NodeJS.ProcessEnv => ({
-    PATH: options.env.PATH ?? '/usr/bin:/bin',
-    DISPLAY: display!.display,
-    XAUTHORITY: display!.authority,
-  });
-  const xdotool = (args: string[], signal: AbortSignal) => run(options.xdotool, args, xenv(), signal);
+  const xenv = (): NodeJS.ProcessEnv => {
+    const folder = path.dirname(display!.authority);
+    return {
+      ...scrubEnv(options.env, { home: folder, tmpdir: folder }),
+      DISPLAY: display!.display,
+      XAUTHORITY: display!.authority,
+    };
+  };
+  const xdotool = (chain: XdotoolCommand[], signal: AbortSignal, input?: string) =>
+    runXdotool(options.xdotool, chain, { env: xenv(), cwd: options.workspace, signal, input });
+  // The text goes to stdin, so no typed word can be read as an xdotool command or option.
+  const type = (text: string, signal: AbortSignal) =>
+    xdotool([['type', '--delay', '12', '--file', '-']], signal, text);
 
   /**
    * Saves the screen as the next `.computer/screenshots/NNN.png` and returns it as the result's media
@@ -113,11 +109,12 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
   async function performNative(action: NativeAction, signal: AbortSignal): Promise<ToolResult> {
     for (const step of action.steps) {
       if ('xdotool' in step) await xdotool(step.xdotool, signal);
+      else if ('type' in step) await type(step.type, signal);
       else await sleep(step.sleepMs, signal);
     }
-    if (action.steps.some((step) => 'xdotool' in step)) await sleep(options.settleMs ?? SETTLE_MS, signal);
+    if (action.steps.some((step) => !('sleepMs' in step))) await sleep(options.settleMs ?? SETTLE_MS, signal);
     if (action.readsPointer) {
-      const shell = await xdotool(['getmouselocation', '--shell'], signal);
+      const shell = await xdotool([['getmouselocation', '--shell']], signal);
       const x = /^X=(\d+)/m.exec(shell)?.[1] ?? '?';
       const y = /^Y=(\d+)/m.exec(shell)?.[1] ?? '?';
       return { content: `X=${x},Y=${y}` };
@@ -189,20 +186,14 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
       case 'computer_screenshot':
         return screenshot();
       case 'computer_move':
-        await xdotool(['mousemove', '--sync', String(call.x), String(call.y)], signal);
+        await xdotool([['mousemove', '--sync', String(call.x), String(call.y)]], signal);
         return { content: `pointer at ${call.x},${call.y}` };
       case 'computer_click': {
         const button = { left: '1', middle: '2', right: '3' }[call.button];
         await xdotool(
           [
-            'mousemove',
-            '--sync',
-            String(call.x),
-            String(call.y),
-            'click',
-            '--repeat',
-            String(call.clicks),
-            button,
+            ['mousemove', '--sync', String(call.x), String(call.y)],
+            ['click', '--repeat', String(call.clicks), button],
           ],
           signal,
         );
@@ -211,18 +202,21 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
         };
       }
       case 'computer_type':
-        await xdotool(['type', '--delay', '12', '--', call.text], signal);
+        await type(call.text, signal);
         return { content: `typed ${call.text.length} characters` };
       case 'computer_key':
-        await xdotool(['key', '--', ...call.keys], signal);
-        return { content: `pressed ${call.keys.join(' ')}` };
+        await xdotool([['key', '--', ...call.keys.map((key) => key.arg)]], signal);
+        return { content: `pressed ${call.keys.map((key) => key.label).join(' ')}` };
       case 'computer_launch':
         return launch(call.command, context.phase);
       case 'computer_wait': {
         const timeout = AbortSignal.timeout(call.timeout_seconds * 1000);
         try {
+          // `--`: a pattern may start with "-". A pattern that is a command word is the same
+          // regular expression in parentheses, which xdotool cannot take for a command.
+          const pattern = isXdotoolCommand(call.window) ? `(${call.window})` : call.window;
           const ids = await xdotool(
-            ['search', '--sync', '--onlyvisible', '--name', call.window],
+            [['search', '--sync', '--onlyvisible', '--name', '--', pattern]],
             AbortSignal.any([signal, timeout]),
           );
           return { content: `window "${call.window}" is shown (${ids.trim().split('\n').length} match)` };
@@ -252,7 +246,12 @@ export function createComputerToolProvider(options: ComputerToolOptions): ToolPr
     name: 'computer',
     async start() {
       try {
-        display = await startXvfb({ xvfb: options.xvfb, width: options.width, height: options.height });
+        display = await startXvfb({
+          xvfb: options.xvfb,
+          width: options.width,
+          height: options.height,
+          env: options.env,
+        });
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       }

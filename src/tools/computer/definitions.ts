@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../types/messages.js';
+import { parseKeys, type KeyChord } from './keys.js';
 
 /** The computer tools' names, in the order they are offered. */
 export const COMPUTER_TOOL_NAMES = [
@@ -17,7 +18,7 @@ export type ComputerCall =
   | { tool: 'computer_move'; x: number; y: number }
   | { tool: 'computer_click'; x: number; y: number; button: 'left' | 'middle' | 'right'; clicks: number }
   | { tool: 'computer_type'; text: string }
-  | { tool: 'computer_key'; keys: string[] }
+  | { tool: 'computer_key'; keys: KeyChord[] }
   | { tool: 'computer_launch'; command: string }
   | { tool: 'computer_wait'; window: string; timeout_seconds: number };
 
@@ -72,7 +73,7 @@ export function COMPUTER_TOOLS(width: number, height: number, maxWait: number): 
     },
     {
       name: 'computer_key',
-      description: `Presses keys or key combinations on ${screen}, in order, e.g. "ctrl+s", "Return", "alt+F4" (X keysym names joined by +).`,
+      description: `Presses keys or key combinations on ${screen}, in order, e.g. "ctrl+s", "Return", "alt+F4" (X keysym names or single characters, with ctrl, alt, shift or super, joined by +).`,
       parameters: object(
         {
           keys: {
@@ -105,9 +106,6 @@ export function COMPUTER_TOOLS(width: number, height: number, maxWait: number): 
   ];
 }
 
-/** One key combination as xdotool takes it: X keysym names joined by `+`. */
-export const KEY_COMBINATION = /^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$/;
-
 /** Checks a call's arguments (the registry has validated them against the schema): a call, or the problem. */
 export function parseComputerCall(
   name: string,
@@ -121,6 +119,13 @@ export function parseComputerCall(
       : `${key} must be a whole number from 0 to ${max - 1}`;
   };
   const text = (key: string): string => (typeof args[key] === 'string' ? (args[key] as string) : '');
+  // A text argument that must say something; NUL is refused here, as no program argument can carry it.
+  const problem = (key: string, value: string): string | null =>
+    value === ''
+      ? `${key} must not be empty`
+      : value.includes('\0')
+        ? `${key} must not contain a NUL character`
+        : null;
   switch (name) {
     case 'computer_screenshot':
       return { tool: name };
@@ -139,26 +144,20 @@ export function parseComputerCall(
       return { tool: name, x, y, button, clicks };
     }
     case 'computer_type':
-      return text('text') === '' ? 'text must not be empty' : { tool: name, text: text('text') };
+      return problem('text', text('text')) ?? { tool: name, text: text('text') };
     case 'computer_key': {
-      const keys = text('keys').trim().split(/\s+/).filter(Boolean);
-      if (keys.length === 0) return 'keys must not be empty';
-      const bad = keys.find((k) => !KEY_COMBINATION.test(k));
-      return bad === undefined
-        ? { tool: name, keys }
-        : `"${bad}" is not a key combination: use X keysym names joined by +, e.g. ctrl+s`;
+      const keys = parseKeys(text('keys'));
+      return typeof keys === 'string' ? keys : { tool: name, keys };
     }
     case 'computer_launch':
-      return text('command').trim() === ''
-        ? 'command must not be empty'
-        : { tool: name, command: text('command') };
+      return problem('command', text('command').trim()) ?? { tool: name, command: text('command') };
     case 'computer_wait': {
       const timeout = args.timeout_seconds ?? 10;
       if (typeof timeout !== 'number' || !(timeout > 0) || timeout > screen.maxWait)
         return `timeout_seconds must be above 0 and at most ${screen.maxWait}`;
-      return text('window') === ''
-        ? 'window must not be empty'
-        : { tool: name, window: text('window'), timeout_seconds: timeout };
+      return (
+        problem('window', text('window')) ?? { tool: name, window: text('window'), timeout_seconds: timeout }
+      );
     }
     default:
       return `unknown computer tool "${name}"`;

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../../types/messages.js';
-import { KEY_COMBINATION } from './definitions.js';
+import { parseKeys, type KeyChord } from './keys.js';
+import type { XdotoolCommand } from './xdotool.js';
 
 /**
  * The vendor-native computer tool (docs/computer-use.md, "The providers' own computer-use tools"):
@@ -29,8 +30,11 @@ export const NATIVE_ACTIONS = [
 ] as const;
 export type NativeActionName = (typeof NATIVE_ACTIONS)[number];
 
-/** One thing the desktop does for an action: an xdotool run (fixed argument list) or a pause. */
-export type NativeStep = { xdotool: string[] } | { sleepMs: number };
+/**
+ * One thing the desktop does for an action: an xdotool run (a chain of commands, checked again when
+ * it runs), typing (the text goes to xdotool's stdin, never its arguments) or a pause.
+ */
+export type NativeStep = { xdotool: XdotoolCommand[] } | { type: string } | { sleepMs: number };
 
 /** A checked action: what to run, how to name it, and whether a screenshot follows. */
 export interface NativeAction {
@@ -80,34 +84,20 @@ export function nativeComputerTool(width: number, height: number): ToolDefinitio
   };
 }
 
-/** Names models often use for keys whose X keysym is spelled differently. */
-const KEY_ALIASES: Record<string, string> = {
-  enter: 'Return',
-  esc: 'Escape',
-  backspace: 'BackSpace',
-  pageup: 'Page_Up',
-  pagedown: 'Page_Down',
-  cmd: 'super',
-  win: 'super',
-};
-
-function keyCombinations(text: string): string[] | string {
-  const combos = text
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((combo) =>
-      combo
-        .split('+')
-        .map((key) => KEY_ALIASES[key.toLowerCase()] ?? key)
-        .join('+'),
-    );
-  if (combos.length === 0) return 'text must name the keys, e.g. "ctrl+s" or "Return"';
-  const bad = combos.find((combo) => !KEY_COMBINATION.test(combo));
-  return bad === undefined
-    ? combos
-    : `"${bad}" is not a key combination: use X keysym names joined by +, e.g. ctrl+s`;
+/** The keys of a `key`, `hold_key` or held-modifier `text`, or the problem. */
+function keyChords(text: string): KeyChord[] | string {
+  return text.trim() === '' ? 'text must name the keys, e.g. "ctrl+s" or "Return"' : parseKeys(text);
 }
+
+/** `key`, `keydown` or `keyup` of checked chords, one argument each. */
+function pressKeys(command: 'key' | 'keydown' | 'keyup', keys: readonly KeyChord[]): NativeStep {
+  return { xdotool: [[command, '--', ...keys.map((key) => key.arg)]] };
+}
+
+const labels = (keys: readonly KeyChord[]) => keys.map((key) => key.label).join(' ');
+
+/** Moves the pointer to a checked point and waits until it is there. */
+const mousemove = ([x, y]: [number, number]): XdotoolCommand => ['mousemove', '--sync', String(x), String(y)];
 
 const BUTTONS = { left_click: '1', middle_click: '2', right_click: '3' } as const;
 const REPEATS = { double_click: 2, triple_click: 3 } as const;
@@ -153,13 +143,13 @@ export function parseNativeAction(
   const coordinate = point('coordinate');
   if (typeof coordinate === 'string') return coordinate;
   const at = coordinate ? ` (${coordinate[0]}, ${coordinate[1]})` : '';
-  const moveTo = coordinate ? ['mousemove', '--sync', String(coordinate[0]), String(coordinate[1])] : [];
+  const moveTo: XdotoolCommand[] = coordinate ? [mousemove(coordinate)] : [];
   // Modifiers held during a click or scroll (`text: "shift"`), released afterwards.
   const held = (body: NativeStep[]): NativeStep[] | string => {
     if (text === undefined || text.trim() === '') return body;
-    const keys = keyCombinations(text);
+    const keys = keyChords(text);
     if (typeof keys === 'string') return keys;
-    return [{ xdotool: ['keydown', ...keys] }, ...body, { xdotool: ['keyup', ...[...keys].reverse()] }];
+    return [pressKeys('keydown', keys), ...body, pressKeys('keyup', [...keys].reverse())];
   };
   const result = (label: string, steps: NativeStep[] | string, readsPointer = false) =>
     typeof steps === 'string' ? steps : { action: name, label, steps, readsPointer };
@@ -174,36 +164,24 @@ export function parseNativeAction(
     case 'left_click':
     case 'middle_click':
     case 'right_click':
-      return result(`${name}${at}`, held([{ xdotool: [...moveTo, 'click', BUTTONS[name]] }]));
+      return result(`${name}${at}`, held([{ xdotool: [...moveTo, ['click', BUTTONS[name]]] }]));
     case 'double_click':
     case 'triple_click':
       return result(
         `${name}${at}`,
-        held([{ xdotool: [...moveTo, 'click', '--repeat', String(REPEATS[name]), '1'] }]),
+        held([{ xdotool: [...moveTo, ['click', '--repeat', String(REPEATS[name]), '1']] }]),
       );
     case 'left_mouse_down':
     case 'left_mouse_up':
       return result(`${name}${at}`, [
-        { xdotool: [...moveTo, name === 'left_mouse_down' ? 'mousedown' : 'mouseup', '1'] },
+        { xdotool: [...moveTo, [name === 'left_mouse_down' ? 'mousedown' : 'mouseup', '1']] },
       ]);
     case 'left_click_drag': {
       const start = point('start_coordinate');
       if (typeof start === 'string') return start;
       if (!start || !coordinate) return 'left_click_drag needs start_coordinate and coordinate';
       return result(`left_click_drag (${start[0]}, ${start[1]}) → (${coordinate[0]}, ${coordinate[1]})`, [
-        {
-          xdotool: [
-            'mousemove',
-            '--sync',
-            String(start[0]),
-            String(start[1]),
-            'mousedown',
-            '1',
-            ...moveTo,
-            'mouseup',
-            '1',
-          ],
-        },
+        { xdotool: [mousemove(start), ['mousedown', '1'], ...moveTo, ['mouseup', '1']] },
       ]);
     }
     case 'scroll': {
@@ -216,29 +194,30 @@ export function parseNativeAction(
       const button = SCROLL_BUTTONS[direction as keyof typeof SCROLL_BUTTONS];
       return result(
         `scroll ${direction} ×${amount}${at}`,
-        held([{ xdotool: [...moveTo, 'click', '--repeat', String(amount), button] }]),
+        held([{ xdotool: [...moveTo, ['click', '--repeat', String(amount), button]] }]),
       );
     }
     case 'type':
       if (text === undefined || text === '') return 'type needs text';
       if (text.length > MAX_TYPED) return `text must be at most ${MAX_TYPED} characters`;
+      if (text.includes('\0')) return 'text must not contain a NUL character';
       return result(`type ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`, [
-        { xdotool: ['type', '--delay', '12', '--', text] },
+        { type: text },
       ]);
     case 'key': {
-      const keys = keyCombinations(text ?? '');
+      const keys = keyChords(text ?? '');
       if (typeof keys === 'string') return keys;
-      return result(`key ${keys.join(' ')}`, [{ xdotool: ['key', '--', ...keys] }]);
+      return result(`key ${labels(keys)}`, [pressKeys('key', keys)]);
     }
     case 'hold_key': {
-      const keys = keyCombinations(text ?? '');
+      const keys = keyChords(text ?? '');
       if (typeof keys === 'string') return keys;
       const duration = seconds();
       if (typeof duration === 'string') return duration;
-      return result(`hold_key ${keys.join(' ')} ${duration} s`, [
-        { xdotool: ['keydown', ...keys] },
+      return result(`hold_key ${labels(keys)} ${duration} s`, [
+        pressKeys('keydown', keys),
         { sleepMs: duration * 1000 },
-        { xdotool: ['keyup', ...[...keys].reverse()] },
+        pressKeys('keyup', [...keys].reverse()),
       ]);
     }
     case 'wait': {

@@ -1,51 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { ToolContext } from '../../types/tool.js';
-import { findExecutable } from '../../util/find-executable.js';
-import { createComputerToolProvider } from './computer-tool-provider.js';
+import { describe, expect, it } from 'vitest';
+import { missingPrograms, startTestDesktop, testContext } from './desktop.test-support.js';
 import { readPng } from '../../testing/png.js';
 import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
 
 // Xvfb and the X app are what this file starts; under CI's clock-ahead pass they get the real clock.
 useRealClockForChildren();
 
-const missing = ['Xvfb', 'xdotool', 'xmessage'].filter((name) => !findExecutable(name, process.env.PATH));
-
-/** A white window with a button "Go" at x 5..27, y 58..75; clicked, a red window titled "after". */
-const CLICK_APP = [
-  'xmessage -geometry 160x80+0+0 -title before -bg white -fg black -buttons Go:0 hello &&',
-  '  exec xmessage -geometry 160x80+0+0 -title after -bg red -fg black -buttons Done:0 clicked',
-].join('\n');
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const context: ToolContext = { agentId: 'a', phase: 'coordination', signal: new AbortController().signal };
+const missing = missingPrograms('Xvfb', 'xdotool', 'xmessage');
+const context = testContext();
 
 describe('the native computer tool on a virtual desktop', () => {
-  it.skipIf(missing.length > 0)(
-    `offers one computer tool and runs its actions, each answered with a screenshot${missing.length > 0 ? ` (skipped: ${missing.join(', ')} not installed)` : ''}`,
+  it.skipIf(missing !== '')(
+    `offers one computer tool and runs its actions, each answered with a screenshot${missing ? ` (skipped: ${missing} not installed)` : ''}`,
     async () => {
-      const workspace = mkdtempSync(path.join(os.tmpdir(), 'computer-native-'));
-      dirs.push(workspace);
-      writeFileSync(path.join(workspace, 'app.sh'), CLICK_APP);
-      const provider = createComputerToolProvider({
-        workspace,
-        width: 320,
-        height: 200,
-        xvfb: findExecutable('Xvfb', process.env.PATH)!,
-        xdotool: findExecutable('xdotool', process.env.PATH)!,
-        env: process.env,
-        // The app is the test's own; the sandbox is covered by the generic tools' test.
-        sandbox: 'unsandboxed',
-        native: true,
-      });
-      await provider.start({ signal: new AbortController().signal, report: () => {} });
-      onTestFinished(() => provider.close());
+      // The app is the test's own; the sandbox is covered by the generic tools' test.
+      const { provider } = await startTestDesktop({ native: true });
       expect(provider.tools().map((t) => t.name)).toEqual(['computer', 'computer_launch', 'computer_wait']);
       expect(provider.tools()[0]!.native).toEqual({
         kind: 'computer',

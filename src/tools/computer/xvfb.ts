@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { trackChildProcess } from '../../util/child-reaper.js';
+import { scrubEnv } from '../execute-command/scrub-env.js';
 
 /** A virtual screen of one agent: an Xvfb server on a display number of its own. */
 export interface VirtualDisplay {
@@ -72,6 +73,8 @@ export async function startXvfb(options: {
   xvfb: string;
   width: number;
   height: number;
+  /** The caller's environment: Xvfb gets a scrubbed copy (never a secret), its home its own folder. */
+  env: Readonly<Record<string, string | undefined>>;
 }): Promise<VirtualDisplay> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'massgen-x-'));
   const authority = path.join(dir, 'Xauthority');
@@ -93,7 +96,7 @@ export async function startXvfb(options: {
       dir,
       '-nocursor',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: scrubEnv(options.env, { home: dir, tmpdir: dir }) },
   );
   const untrack = server.pid === undefined ? () => {} : trackChildProcess(server.pid);
   const exited = new Promise<void>((resolve) => {
