@@ -54,10 +54,19 @@ function journal(cwd: string): { type: string }[] {
     });
 }
 
+/*
+ * How the keys reach the terminal: tmux writes each `send-keys` to the pane in one write, so the CLI
+ * reads the text and its Enter (or `m` and all that follows) in one chunk, as on a busy machine or a
+ * slow SSH link. Each key must still count.
+ */
+
 describe('steering from the live view', () => {
-  it.skipIf(tmuxVersion === null)(
-    `m sends a message the model reads next; the final answer's Markdown is rendered (${tmuxVersion ?? 'skipped: tmux is not on PATH'})`,
-    async () => {
+  it.skipIf(tmuxVersion === null).each([
+    ['`m`, then the text and Enter in one write', false],
+    ['`m`, the text and Enter, all in one write', true],
+  ])(
+    `%s: the model reads the message next; the final answer's Markdown is rendered (${tmuxVersion ?? 'skipped: tmux is not on PATH'})`,
+    async (_name, allInOne) => {
       const cwd = makeWorkdir();
       writeConfig(cwd, {
         agents: ['alpha', 'beta'].map((id) =>
@@ -91,10 +100,14 @@ describe('steering from the live view', () => {
             .find((l) => l.includes('m message')) ?? '';
         expect(hints).toContain('a answer now');
         expect(hints).toContain('q cancel');
-        tmux.keys('run', 'm');
-        await waitFor(() => tmux.screen('run').includes('✉ to every agent ›'), 60_000, 'the message input');
-        tmux.type('run', MESSAGE);
-        tmux.keys('run', 'Enter');
+        // One `send-keys` is one write to the pane: the CLI reads all its keys in one chunk.
+        if (allInOne) {
+          tmux.keys('run', `m${MESSAGE}`, 'Enter');
+        } else {
+          tmux.keys('run', 'm');
+          await waitFor(() => tmux.screen('run').includes('✉ to every agent ›'), 60_000, 'the message input');
+          tmux.keys('run', MESSAGE, 'Enter');
+        }
         await waitFor(
           () => journal(cwd).some((e) => e.type === 'human.message'),
           60_000,
