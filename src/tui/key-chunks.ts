@@ -30,20 +30,20 @@ export type KeyInput = { kind: 'key'; key: UiKey } | { kind: 'paste'; text: stri
 function isNamedKey(key: InkKey): boolean {
   return Boolean(
     key.ctrl ||
-      key.meta ||
-      key.escape ||
-      key.return ||
-      key.backspace ||
-      key.delete ||
-      key.tab ||
-      key.upArrow ||
-      key.downArrow ||
-      key.leftArrow ||
-      key.rightArrow ||
-      key.pageUp ||
-      key.pageDown ||
-      key.home ||
-      key.end,
+    key.meta ||
+    key.escape ||
+    key.return ||
+    key.backspace ||
+    key.delete ||
+    key.tab ||
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.pageUp ||
+    key.pageDown ||
+    key.home ||
+    key.end,
   );
 }
 

@@ -90,8 +90,9 @@ describe('steering from the live view', () => {
       const tmux = tmuxServer(cwd, { columns: 80, rows: 30 });
       try {
         tmux.start('run', `${wrapper} --config config.yaml "Capital of France?"`);
-        await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model');
-        await waitFor(() => tmux.screen('run').includes('m message'), 60_000, 'the key hints');
+        const seen = () => tmux.seen('run');
+        await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model', seen);
+        await waitFor(() => tmux.screen('run').includes('m message'), 60_000, 'the key hints', seen);
         // The footer fits 80 columns with the steering keys in it.
         const hints =
           tmux
@@ -105,16 +106,22 @@ describe('steering from the live view', () => {
           tmux.keys('run', `m${MESSAGE}`, 'Enter');
         } else {
           tmux.keys('run', 'm');
-          await waitFor(() => tmux.screen('run').includes('✉ to every agent ›'), 60_000, 'the message input');
+          await waitFor(
+            () => tmux.screen('run').includes('✉ to every agent ›'),
+            60_000,
+            'the message input',
+            seen,
+          );
           tmux.keys('run', MESSAGE, 'Enter');
         }
         await waitFor(
           () => journal(cwd).some((e) => e.type === 'human.message'),
           60_000,
           'the run to take it',
+          seen,
         );
         sent.open();
-        await waitFor(() => fs.existsSync(path.join(cwd, 'exit_code')), 90_000, 'the run to end');
+        await waitFor(() => fs.existsSync(path.join(cwd, 'exit_code')), 90_000, 'the run to end', seen);
         expect(fs.readFileSync(path.join(cwd, 'exit_code'), 'utf8').trim()).toBe('0');
 
         // The models read it in their next requests.
