@@ -1,6 +1,7 @@
 import { render } from 'ink';
 import { LiveViewApp } from './components/live-view-app.js';
 import { renderFinalScreen } from './components/final-screen.js';
+import { PASTE_MODE_OFF, PASTE_MODE_ON } from './key-chunks.js';
 import type { LiveViewStore } from './store.js';
 
 export { renderFinalScreen };
@@ -25,5 +26,22 @@ export function mountLiveView(
   );
   // Registered now: the promise only resolves if it exists before the unmount.
   const exited = instance.waitUntilExit().catch(() => undefined);
-  return { unmount: () => instance.unmount(), exited };
+  // Bracketed paste: the terminal marks pasted text, so a paste is text and never a run of keys.
+  const pasteMode = options.stdin.isTTY === true && options.stdout.isTTY === true;
+  const pasteModeOff = () => {
+    if (!options.stdout.destroyed && !options.stdout.writableEnded) options.stdout.write(PASTE_MODE_OFF);
+  };
+  if (pasteMode) {
+    options.stdout.write(PASTE_MODE_ON);
+    process.once('exit', pasteModeOff); // a crash or process.exit leaves the terminal as it was
+  }
+  return {
+    unmount: () => {
+      instance.unmount();
+      if (!pasteMode) return;
+      process.off('exit', pasteModeOff);
+      pasteModeOff();
+    },
+    exited,
+  };
 }

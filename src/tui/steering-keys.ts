@@ -61,6 +61,16 @@ const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
 const typed = (input: string): string => input.replace(/\r\n|[\r\n\t]/g, ' ').replace(CONTROLS, '');
 
 /**
+ * Text pasted while the message input is open goes into it as typed text (line breaks become spaces;
+ * a paste never sends). Returns null when no input is open: a paste is never taken as command keys.
+ */
+export function steeringPaste(ui: UiState, text: string): UiState | null {
+  const input = ui.steering.input;
+  if (!input) return null;
+  return withSteering(ui, { input: { ...input, text: (input.text + typed(text)).slice(0, MAX_INPUT) } });
+}
+
+/**
  * Applies a key to the steering state. Returns null when the key is not a steering key (the caller
  * goes on with approvals and navigation), else the new UI state and the action to carry out, if any.
  * While the input or the confirmation is open every key goes to it, except Ctrl-C (cancel the run).

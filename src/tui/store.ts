@@ -11,7 +11,7 @@ import {
   type UiState,
   type ViewState,
 } from './view-state.js';
-import { steeringAbility, steeringKey, type SteeringAbility } from './steering-keys.js';
+import { steeringAbility, steeringKey, steeringPaste, type SteeringAbility } from './steering-keys.js';
 
 /** What the live view renders: the reduced events, the UI state, and the time of the snapshot. */
 export interface LiveViewSnapshot {
@@ -153,6 +153,19 @@ export class LiveViewStore {
       this.cancelled = true;
       this.onCancel?.();
     }
+  }
+
+  /**
+   * Takes text the terminal marked as pasted: into the message input when it is open, else dropped
+   * (a paste is never read as keys, so pasting `q` cannot cancel the run).
+   */
+  paste(text: string): void {
+    if (this.closed) return;
+    const ui = steeringPaste(this.ui, text);
+    if (!ui) return;
+    this.ui = ui;
+    this.dirty = true;
+    this.flush();
   }
 
   /** What `m` and `a` can do now (the footer shows only the keys that work). */

@@ -239,15 +239,22 @@ export function linesOf(text: string): string[] {
   return lines;
 }
 
-/** Polls `predicate` every 25 ms until it holds; throws after `timeoutMs`. */
+/**
+ * Polls `predicate` every 25 ms until it holds; throws after `timeoutMs`, with what `seen` reports
+ * (the screen, the processes) in the message.
+ */
 export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what = 'condition',
+  seen?: () => string | Promise<string>,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const state = seen ? `\nwhat was seen:\n${await seen()}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

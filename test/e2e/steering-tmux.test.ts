@@ -54,10 +54,19 @@ function journal(cwd: string): { type: string }[] {
     });
 }
 
+/*
+ * How the keys reach the terminal: tmux writes each `send-keys` to the pane in one write, so the CLI
+ * reads the text and its Enter (or `m` and all that follows) in one chunk, as on a busy machine or a
+ * slow SSH link. Each key must still count.
+ */
+
 describe('steering from the live view', () => {
-  it.skipIf(tmuxVersion === null)(
-    `m sends a message the model reads next; the final answer's Markdown is rendered (${tmuxVersion ?? 'skipped: tmux is not on PATH'})`,
-    async () => {
+  it.skipIf(tmuxVersion === null).each([
+    ['`m`, then the text and Enter in one write', false],
+    ['`m`, the text and Enter, all in one write', true],
+  ])(
+    `%s: the model reads the message next; the final answer's Markdown is rendered (${tmuxVersion ?? 'skipped: tmux is not on PATH'})`,
+    async (_name, allInOne) => {
       const cwd = makeWorkdir();
       writeConfig(cwd, {
         agents: ['alpha', 'beta'].map((id) =>
@@ -81,8 +90,9 @@ describe('steering from the live view', () => {
       const tmux = tmuxServer(cwd, { columns: 80, rows: 30 });
       try {
         tmux.start('run', `${wrapper} --config config.yaml "Capital of France?"`);
-        await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model');
-        await waitFor(() => tmux.screen('run').includes('m message'), 60_000, 'the key hints');
+        const seen = () => tmux.seen('run');
+        await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model', seen);
+        await waitFor(() => tmux.screen('run').includes('m message'), 60_000, 'the key hints', seen);
         // The footer fits 80 columns with the steering keys in it.
         const hints =
           tmux
@@ -91,17 +101,27 @@ describe('steering from the live view', () => {
             .find((l) => l.includes('m message')) ?? '';
         expect(hints).toContain('a answer now');
         expect(hints).toContain('q cancel');
-        tmux.keys('run', 'm');
-        await waitFor(() => tmux.screen('run').includes('✉ to every agent ›'), 60_000, 'the message input');
-        tmux.type('run', MESSAGE);
-        tmux.keys('run', 'Enter');
+        // One `send-keys` is one write to the pane: the CLI reads all its keys in one chunk.
+        if (allInOne) {
+          tmux.keys('run', `m${MESSAGE}`, 'Enter');
+        } else {
+          tmux.keys('run', 'm');
+          await waitFor(
+            () => tmux.screen('run').includes('✉ to every agent ›'),
+            60_000,
+            'the message input',
+            seen,
+          );
+          tmux.keys('run', MESSAGE, 'Enter');
+        }
         await waitFor(
           () => journal(cwd).some((e) => e.type === 'human.message'),
           60_000,
           'the run to take it',
+          seen,
         );
         sent.open();
-        await waitFor(() => fs.existsSync(path.join(cwd, 'exit_code')), 90_000, 'the run to end');
+        await waitFor(() => fs.existsSync(path.join(cwd, 'exit_code')), 90_000, 'the run to end', seen);
         expect(fs.readFileSync(path.join(cwd, 'exit_code'), 'utf8').trim()).toBe('0');
 
         // The models read it in their next requests.

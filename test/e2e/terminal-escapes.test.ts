@@ -21,6 +21,7 @@ import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-o
 import type { FakeRequestView } from '../../src/testing/fake-server/dialect.js';
 import type { RunEvent } from '../../src/types/events.js';
 import { shellQuote, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
+import { paneState } from '../support/tmux-server.js';
 import {
   REPO_ROOT,
   agentEntry,
@@ -311,6 +312,10 @@ function tmuxServer(dir: string) {
     buffers(): string {
       return tmux('list-buffers');
     },
+    /** For a wait that timed out: the screen and what the pane's processes are doing. */
+    seen(name: string): Promise<string> {
+      return paneState(tmux, name, dir);
+    },
     kill() {
       spawnSync('tmux', ['-S', socket, 'kill-server']);
     },
@@ -355,7 +360,12 @@ describe.skipIf(tmuxVersion === null)(
             rawLog,
             50,
           );
-          await waitFor(() => rawText(rawLog).includes('MASSGEN-EXITED'), 90_000, 'massgen to exit');
+          await waitFor(
+            () => rawText(rawLog).includes('MASSGEN-EXITED'),
+            90_000,
+            'massgen to exit',
+            () => tmux.seen('run'),
+          );
           const raw = rawText(rawLog);
           expect(raw).toContain('MASSGEN-EXITED 0');
           expectTerminalUntouched(tmux, 'run', raw);
@@ -386,19 +396,30 @@ describe.skipIf(tmuxVersion === null)(
       try {
         tmux.start('live', `${writeWrapper(cwd)} --config config.yaml 'Show everything'`, rawLog, 80);
         // Agent a has its tool results and waits: show its transcript (key 1) while nothing moves.
-        await waitFor(() => gate.reached, 60_000, 'the tool results to reach agent a');
+        await waitFor(
+          () => gate.reached,
+          60_000,
+          'the tool results to reach agent a',
+          () => tmux.seen('live'),
+        );
         tmux.keys('live', '1');
         await waitFor(
           () => tmux.visible('live').includes(echoShown(KINDS.length - 1, KINDS.at(-1)!)),
-          30_000,
+          60_000,
           "agent a's transcript with the last tool result",
+          () => tmux.seen('live'),
         );
         const transcript = tmux.visible('live');
         KINDS.forEach((k, i) => expect(transcript, k.name).toContain(echoShown(i, k)));
         expect(transcript).toContain(answerShown(0, KINDS[0]!)); // the streamed text
         expect(tmux.title('live')).toBe(TITLE);
         open();
-        await waitFor(() => rawText(rawLog).includes('MASSGEN-EXITED'), 60_000, 'massgen to exit');
+        await waitFor(
+          () => rawText(rawLog).includes('MASSGEN-EXITED'),
+          60_000,
+          'massgen to exit',
+          () => tmux.seen('live'),
+        );
         const raw = rawText(rawLog);
         expect(raw).toContain('MASSGEN-EXITED 0');
         expectTerminalUntouched(tmux, 'live', raw);

@@ -7,6 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CLI_BIN } from '../e2e/cli-harness.js';
 
+/** Where the CLI writes its diagnostic reports (`kill -USR2`). */
+export const reportDir = (cwd: string): string => path.join(cwd, 'reports');
+
 /** `text` as one single-quoted shell word. */
 export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -22,7 +25,8 @@ export function writeCliWrapper(cwd: string, afterExit: string): string {
     [
       '#!/bin/sh',
       `cd ${q(cwd)}`,
-      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
+      // A diagnostic report on SIGUSR2 (into reports/), so a wait that times out can say where the CLI was.
+      `env -i PATH=${q(process.env.PATH ?? '/usr/bin:/bin')} HOME=${q(cwd)} TERM=xterm-256color NODE_OPTIONS=${q(`--report-on-signal --report-directory=${reportDir(cwd)}`)} ${q(process.execPath)} ${q(CLI_BIN)} "$@"`,
       afterExit,
       '',
     ].join('\n'),

@@ -4,6 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { describeProcesses } from './process-report.js';
+import { reportDir } from './tmux-cli-wrapper.js';
 
 /** `tmux -V`, or null when tmux is not on PATH (the tests that need it are skipped). */
 export const tmuxVersion = ((): string | null => {
@@ -45,8 +47,33 @@ export function tmuxServer(dir: string, { columns, rows }: { columns: number; ro
         return ''; // the session has ended
       }
     },
+    /**
+     * For a wait that timed out: the pane's screen and what its processes are doing (thread states,
+     * wait channels, the CLI's JavaScript stack and event-loop handles).
+     */
+    async seen(name: string): Promise<string> {
+      return paneState(tmux, name, dir);
+    },
     kill() {
       spawnSync('tmux', ['-S', socket, 'kill-server']);
     },
   };
+}
+
+/** The screen of pane `name` and a report on its processes (see {@link describeProcesses}). */
+export async function paneState(
+  tmux: (...args: string[]) => string,
+  name: string,
+  dir: string,
+): Promise<string> {
+  let screen = '';
+  let pid = NaN;
+  try {
+    screen = tmux('capture-pane', '-p', '-J', '-t', name);
+    pid = Number(tmux('display-message', '-p', '-t', name, '#{pane_pid}').trim());
+  } catch (error) {
+    return `(the pane is gone: ${String(error)})`;
+  }
+  const processes = Number.isFinite(pid) ? await describeProcesses(pid, reportDir(dir)) : '';
+  return `screen:\n${screen}\nprocesses:\n${processes}`;
 }

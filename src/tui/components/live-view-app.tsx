@@ -1,6 +1,7 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useInput, useStdin, useStdout } from 'ink';
 import { DEFAULT_COLUMNS, DEFAULT_ROWS, scrollExtent } from '../lines.js';
+import { KeyDecoder } from '../key-chunks.js';
 import type { LiveViewStore } from '../store.js';
 import { LiveView } from './live-view.js';
 
@@ -27,7 +28,7 @@ function useTerminalSize(): { columns: number | undefined; rows: number | undefi
 
 /**
  * The live view wired to a {@link LiveViewStore} and the keyboard. Keys go to the store (`reduceUi`,
- * and `y`/`n` for a pending tool approval);
+ * and `y`/`n` for a pending tool approval), one at a time however they arrive ({@link KeyDecoder});
  * once cancellation is requested, raw mode is released so a further Ctrl-C reaches the process as a
  * plain SIGINT.
  */
@@ -38,10 +39,19 @@ export function LiveViewApp({ store, columns, rows }: LiveViewAppProps) {
   const width = Math.max(20, columns ?? size.columns ?? DEFAULT_COLUMNS);
   const height = Math.max(8, rows ?? size.rows ?? DEFAULT_ROWS);
 
+  const decoder = useRef(new KeyDecoder());
+
   useInput(
     (input, key) => {
-      const { view, ui } = store.current();
-      store.key({ input, ...key }, { maxScroll: scrollExtent(view, ui, width, height) });
+      // One read may hold several keys, or a paste: each key is applied in turn.
+      for (const decoded of decoder.current.decode(input, key)) {
+        if (decoded.kind === 'paste') {
+          store.paste(decoded.text);
+          continue;
+        }
+        const { view, ui } = store.current();
+        store.key(decoded.key, { maxScroll: scrollExtent(view, ui, width, height) });
+      }
     },
     { isActive: isRawModeSupported === true && !snapshot.ui.cancelRequested && !snapshot.closed },
   );

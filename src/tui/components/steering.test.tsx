@@ -8,6 +8,7 @@ import { transcriptLines } from '../transcript-lines.js';
 import { agentBadge, initialUiState, initialViewState, reduceViewAll, type UiState } from '../view-state.js';
 import { markdownLines } from '../markdown-lines.js';
 import { LiveView } from './live-view.js';
+import { LiveViewApp } from './live-view-app.js';
 import { renderFinalScreen } from './final-screen.js';
 
 afterEach(() => cleanup());
@@ -136,6 +137,56 @@ describe('steering in the live view: keys', () => {
     for (const event of threeAgentRun('finish').events.slice(-1)) done.handle(event);
     done.flush();
     expect(done.steering).toEqual({ canMessage: false, canAnswerNow: false });
+  });
+});
+
+describe('steering in the live view: keys that arrive together', () => {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  function app() {
+    const onMessage = vi.fn((_text: string, _agentId: string | null) => ({ ok: true }));
+    const onCancel = vi.fn();
+    const store = new LiveViewStore({ onMessage, onCancel });
+    const rendered = renderAt(<LiveViewApp store={store} columns={100} rows={30} />, 100);
+    for (const event of threeAgentRun('start').events) store.handle(event);
+    store.flush();
+    return { store, onMessage, onCancel, stdin: rendered.stdin };
+  }
+
+  it('text and Enter in one read send the message (a busy machine, SSH, tmux send-keys)', async () => {
+    const { stdin, onMessage, store } = app();
+    await settle();
+    stdin.write('m');
+    await settle();
+    stdin.write('hello steering one\r');
+    await settle();
+    expect(onMessage).toHaveBeenCalledWith('hello steering one', null);
+    expect(store.getSnapshot().ui.steering.input).toBeNull();
+  });
+
+  it('a command key and the keys after it in one read are each taken: m, text, Enter', async () => {
+    const { stdin, onMessage } = app();
+    await settle();
+    stdin.write('mquick\r');
+    await settle();
+    expect(onMessage).toHaveBeenCalledWith('quick', null);
+  });
+
+  it('a bracketed paste goes into the message as text: its Enter does not send, its q does not cancel', async () => {
+    const { stdin, onMessage, onCancel, store } = app();
+    await settle();
+    stdin.write('\u001b[200~q pasted\rline\u001b[201~');
+    await settle();
+    expect(onCancel).not.toHaveBeenCalled(); // a paste outside the input is dropped, not run as keys
+    stdin.write('m');
+    await settle();
+    stdin.write('\u001b[200~first\rsecond q\u001b[201~');
+    await settle();
+    expect(onMessage).not.toHaveBeenCalled();
+    expect(store.getSnapshot().ui.steering.input?.text).toBe('first second q');
+    stdin.write('\r');
+    await settle();
+    expect(onMessage).toHaveBeenCalledWith('first second q', null);
+    expect(onCancel).not.toHaveBeenCalled();
   });
 });
 
