@@ -16,7 +16,7 @@ import {
 } from '../coordination/index.js';
 import { withExtraContextPaths, type ExtraContextPath } from './extra-context-paths.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
-import { CancelledError } from '../types/errors.js';
+import { CancelledError, describeError } from '../types/errors.js';
 import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent, RunWarning } from '../types/events.js';
 import type {
@@ -402,7 +402,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       await closeAll();
       await writer?.flush();
       resolveResult({
-        ...toResult(finished, options.question, writer?.logDir ?? null, writer?.finalAnswerPath() ?? null),
+        ...toResult(
+          finished,
+          options.question,
+          writer?.logDir ?? null,
+          writer?.writtenFinalAnswerPath() ?? null,
+        ),
+        ...logWriteResult(writer),
         workspaceDir,
         ...isolationResult(workspaces),
         ...(proposedSkills.length > 0 ? { proposedSkills } : {}),
@@ -415,7 +421,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     config,
     question: options.question,
     logDir: writer?.logDir ?? null,
-    statusPath: writer?.statusPath ?? null,
+    // Handed out only once written: a caller may read it at once (a full disk leaves none).
+    statusPath: writer?.statusWritten ? writer.statusPath : null,
     stream,
     result,
     flushLogsSync: () => writer?.flushSync(),
@@ -426,6 +433,14 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     steer: (message) => live?.steer(message) ?? notStarted,
     answerNow: (source) => live?.answerNow(source) ?? notStarted,
   };
+}
+
+/** The first failed log write, named by its system code (`ENOSPC` for a full disk), when logs are incomplete. */
+function logWriteResult(writer: RunLogWriter | null): Pick<RunResult, 'logWriteError'> {
+  const error = writer?.writeError;
+  if (!error) return {};
+  const code = (error as NodeJS.ErrnoException).code ?? 'log_write_failed';
+  return { logWriteError: { code, message: describeError(error) } };
 }
 
 /**

@@ -34,12 +34,22 @@ export function createAutomationDisplay(rawWrite: Write) {
     else if (event.type === 'tool.call.finished')
       for (const m of event.media ?? [])
         write(`MEDIA: ${event.agentId} ${event.toolName}: ${oneLine(mediaLine(m))}\n`);
+    else if (event.type === 'presentation.finished' && event.fallback)
+      write(
+        `PRESENTATION_FALLBACK: ${event.agentId}: ${oneLine(event.error?.message ?? 'the presentation was empty')} — its stored answer is the final answer\n`,
+      );
   };
 }
 
+/**
+ * The lines after a run: its outcome, and `LOGS_INCOMPLETE` when the log folder could not be written in
+ * full (`ANSWER_FILE` is then `-` unless the answer itself was written).
+ */
 export function printAutomationFooter(rawWrite: Write, result: RunResult, agentCount: number): void {
   const write = inertWriter(rawWrite);
   const seconds = (result.durationMs / 1000).toFixed(1);
+  if (result.logWriteError)
+    write(`LOGS_INCOMPLETE: ${result.logWriteError.code}: ${oneLine(result.logWriteError.message)}\n`);
   if (result.status === 'completed') {
     write(`WINNER: ${result.winnerId}\n`);
     write(`ANSWER_FILE: ${result.answerFile ?? '-'}\n`);

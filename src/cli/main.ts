@@ -29,6 +29,7 @@ import {
 import { CancelledError, ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
 import { printAutomationFooter } from './automation-display.js';
+import { incompleteLogsWarning } from './incomplete-logs.js';
 import type { Write } from '../app/plain-display.js';
 import { parseCli, type CliOptions } from './program.js';
 import { printValidationReport } from './validate-command.js';
@@ -390,6 +391,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       createView: (_turnIo, turn, run) =>
         createRunView({ ...io, env, requestInterrupt: turn.interrupt }, options, run),
       debug: options.debug,
+      ...(options.automation ? { automation: true } : {}),
       onActiveRun: (run) => (activeRun = run),
       ...(options.logs ? {} : { logging: false }),
       ...(options.orchestratorTimeout === undefined
@@ -468,6 +470,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (options.automation) printAutomationFooter(io.stdout, result, prepared.config.agents.length);
   else if (result.logDir && prepared.config.ui.display_type !== 'silent')
     io.stdout(`Logs: ${result.logDir}\n`);
+  const incomplete = incompleteLogsWarning(result);
+  if (incomplete) io.stderr(inertText(incomplete));
   printChanges(io, result, options.automation, recapChanges);
   for (const name of result.proposedSkills ?? [])
     io.stderr(

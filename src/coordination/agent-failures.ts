@@ -29,6 +29,8 @@ export class FailureLog {
   private readonly lastErrors = new Map<string, ErrorInfo>();
   /** Agents whose last failure was a provider they could not connect to at all. */
   private readonly unreachable = new Set<string>();
+  /** Agents whose provider answered at some point (a status, a response cut short). */
+  private readonly responded = new Set<string>();
 
   /** Remembers the failure as the agent's last; returns it as it is reported. */
   record(agentId: string, error: unknown): ErrorInfo {
@@ -36,6 +38,7 @@ export class FailureLog {
     this.lastErrors.set(agentId, info);
     if (error instanceof ProviderError && error.unreachable) this.unreachable.add(agentId);
     else this.unreachable.delete(agentId);
+    if (error instanceof ProviderError && error.responded) this.responded.add(agentId);
     return info;
   }
 
@@ -51,7 +54,12 @@ export class FailureLog {
    */
   unreachableOutcome(reachedProvider: boolean): ConcludedRun | null {
     const failed = [...this.lastErrors.keys()];
-    if (reachedProvider || failed.length === 0 || !failed.every((id) => this.unreachable.has(id)))
+    if (
+      reachedProvider ||
+      failed.length === 0 ||
+      this.responded.size > 0 ||
+      !failed.every((id) => this.unreachable.has(id))
+    )
       return null;
     const byMessage = new Map<string, string[]>();
     for (const [id, error] of this.lastErrors)

@@ -40,6 +40,16 @@ import {
 } from './settings.js';
 
 /**
+ * Whether an event shows a provider answered: a finished step, model output that streamed, or an
+ * attempt that failed after the provider responded. A run where none did could not start (the
+ * network or a base_url); one where any did failed, whatever later retries met.
+ */
+const reachesProvider = (input: RunEventInput): boolean =>
+  input.type === 'agent.step.finished' ||
+  input.type === 'agent.text.delta' ||
+  (input.type === 'agent.step.retrying' && input.responded === true);
+
+/**
  * One run of the protocol: owns its state, emits every fact as a `RunEvent`, enforces timeouts, the
  * budget and cancellation, and hands the work to its phases — the coordination loop
  * (coordination-loop.ts, which concludes through conclusion.ts), the single-agent shortcut
@@ -147,7 +157,7 @@ export class CoordinationRun implements LoopHost {
   }
 
   emit(input: RunEventInput): void {
-    if (input.type === 'agent.step.finished') this.reached = true;
+    if (reachesProvider(input)) this.reached = true;
     // Scrubbing may hold streamed text back (a secret split over deltas) or release it: 0, 1 or more events.
     for (const scrubbed of this.eventScrubber ? this.eventScrubber.scrub(input) : [input])
       this.events.push({ ...scrubbed, runId: this.runId, seq: this.seq++, ts: this.clock.now() } as RunEvent);

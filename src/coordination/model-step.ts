@@ -77,6 +77,7 @@ export async function runModelStep(
           attempt,
           delayMs,
           error: { code: error.code, message: describeError(error) },
+          ...(error.responded ? { responded: true } : {}),
         }),
       // Jitter from the run's clock: a seeded clock replays the same waits.
       random: ctx.clock.random,

@@ -12,7 +12,7 @@ export interface RunControl extends RunContext {
   readonly stopReason: StopReason | null;
   /** The ceiling on turns (`orchestrator.max_total_turns`). */
   readonly maxTurns: number;
-  /** Set by the first model step that finished: some provider was reached. */
+  /** Set once some provider answered (a finished step, streamed output, an error it sent). */
   readonly reachedProvider: boolean;
   readonly failures: FailureLog;
   /** Appended to when the winner sends an attempt back (`max_orchestration_restarts`). */

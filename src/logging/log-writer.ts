@@ -61,6 +61,10 @@ export interface RunLogWriter {
   terminateSync(outcome: RunTermination): void;
   /** Absolute path of `final/<winner id>/answer.txt` once a final answer is known (written on the next write), else null. */
   finalAnswerPath(): string | null;
+  /** {@link finalAnswerPath} once the final answer is on disk as it stands, else null (not yet, or a failed write). */
+  writtenFinalAnswerPath(): string | null;
+  /** Whether `status.json` has been written at least once. */
+  readonly statusWritten: boolean;
 }
 
 interface PendingAnswer {
@@ -88,6 +92,7 @@ class FileRunLogWriter implements RunLogWriter {
   private readonly answers: PendingAnswer[] = [];
   private readonly usedAnswerPaths = new Set<string>();
   private finalWritten: { relPath: string; content: string } | null = null;
+  private statusOnDisk = false;
   private presenterId: string | null = null;
   private durationMs: number | null = null;
   /** Event counts at the last successful write, so unchanged big files are not rewritten. */
@@ -192,6 +197,18 @@ class FileRunLogWriter implements RunLogWriter {
     return relPath === null ? null : path.join(this.logDir, relPath);
   }
 
+  writtenFinalAnswerPath(): string | null {
+    const relPath = this.finalRelPath();
+    const written = this.finalWritten;
+    if (relPath === null || written?.relPath !== relPath || written.content !== this.state.finalAnswer)
+      return null;
+    return path.join(this.logDir, relPath);
+  }
+
+  get statusWritten(): boolean {
+    return this.statusOnDisk;
+  }
+
   private finalRelPath(): string | null {
     const winner = this.presenterId ?? this.state.winnerId;
     return winner === null || this.state.finalAnswer === null ? null : finalAnswerRelPath(winner);
@@ -280,7 +297,7 @@ class FileRunLogWriter implements RunLogWriter {
     writes.push({
       relPath: LOG_FILES.status,
       content: `${JSON.stringify(status, null, 2)}\n`,
-      done: () => {},
+      done: () => (this.statusOnDisk = true),
     });
     return writes;
   }

@@ -53,6 +53,11 @@ export class ProviderError extends MassGenError {
    * unreachable): a run whose every agent fails this way could not start, rather than failed.
    */
   readonly unreachable: boolean;
+  /**
+   * True when the provider answered before the failure (an HTTP status, or a response that was
+   * streaming): the provider was reached, whatever a later retry met.
+   */
+  readonly responded: boolean;
   constructor(
     provider: string,
     message: string,
@@ -63,6 +68,7 @@ export class ProviderError extends MassGenError {
       status?: number;
       retryAfterMs?: number;
       unreachable?: boolean;
+      responded?: boolean;
     },
   ) {
     super('provider_error', message, options);
@@ -72,6 +78,7 @@ export class ProviderError extends MassGenError {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.unreachable = options.unreachable ?? false;
+    this.responded = options.responded ?? options.status !== undefined;
   }
 }
 

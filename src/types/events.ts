@@ -141,6 +141,8 @@ export const StepRetryingSchema = z.object({
   attempt: z.number().int().positive(),
   delayMs: z.number().nonnegative(),
   error: ErrorInfoSchema,
+  /** The provider answered before this attempt failed (an HTTP status, a response cut short). */
+  responded: z.boolean().optional(),
 });
 
 export const ToolCallStartedSchema = z.object({

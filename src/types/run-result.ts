@@ -28,6 +28,11 @@ export interface RunResult {
   /** Skills the final answer proposed (`skills: { evolve: true }`), written to `.massgen/proposed-skills/`. */
   proposedSkills?: string[];
   error?: ErrorInfo;
+  /**
+   * The log folder is incomplete: the first write that failed (`code` is the system's, e.g. `ENOSPC`
+   * for a full disk). The run itself is as `status` says; `answerFile` is null when it was not written.
+   */
+  logWriteError?: ErrorInfo;
 }
 
 /** What became of the winner's changes to one isolated context path (docs/permissions.md). */

@@ -132,10 +132,11 @@ async function* streamOnce(
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   try {
     const { stream } = await untilAborted(Promise.resolve(options.model.doStream(call)), signal);
+    // The response has begun (its status and headers came): a failure from here on lost it mid-way.
     reader = stream.getReader();
     yield* readStreamParts(reader, signal, options.type, translateModelPart);
   } catch (error) {
-    throw errorToThrow(error, signal, errorContext);
+    throw errorToThrow(error, signal, { ...errorContext, responseStarted: reader !== undefined });
   } finally {
     // Not awaited: after an abort a pending read may only settle once the fetch has torn down.
     reader?.cancel().catch(() => {});

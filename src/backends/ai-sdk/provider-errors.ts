@@ -10,6 +10,8 @@ export interface ProviderErrorContext {
   baseUrl?: string;
   /** Values that must never appear in a message (API keys); replaced by `***`. */
   secrets?: readonly string[];
+  /** The provider's response had begun (status and headers received) when the call failed. */
+  responseStarted?: boolean;
 }
 
 const RETRYABLE_STATUSES = new Set([408, 409, 429]);
@@ -86,8 +88,10 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
   if (network !== undefined) {
     const where = displayUrl(context.baseUrl ?? (APICallError.isInstance(error) ? error.url : undefined));
     const target = where ?? 'the provider';
-    // A 2xx APICallError means the response had started: the connection dropped mid-stream.
-    const started = APICallError.isInstance(error) && error.statusCode !== undefined;
+    // A 2xx APICallError, or a failure while reading the body, means the response had started: the
+    // connection dropped mid-stream.
+    const started =
+      context.responseStarted === true || (APICallError.isInstance(error) && error.statusCode !== undefined);
     const text = started
       ? `${provider}: connection to ${target} was lost mid-response (${network})`
       : network === 'bad port'
@@ -97,6 +101,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
       cause: error,
       retryable: network !== 'bad port',
       unreachable: !started && CONNECT_CODES.has(network),
+      responded: started,
     });
   }
 
@@ -106,6 +111,7 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
     return new ProviderError(provider, redact(`${provider}: ${clip(error.message)}`), {
       cause: error,
       retryable: !invalid,
+      responded: true,
     });
   }
 

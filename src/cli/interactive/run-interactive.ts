@@ -11,7 +11,7 @@ import { inertText, inertWriter } from '../../util/terminal-text.js';
 import { formatBanner, formatConfig, formatHistory, formatStatus, HELP_TEXT } from './format.js';
 import { createLineInput } from './line-input.js';
 import { printError } from './print-error.js';
-import { reportTurn, runViewedTurn, TurnGuard } from './turn.js';
+import { reportTurn, reportTurnAutomation, runViewedTurn, TurnGuard } from './turn.js';
 import type { CreateTurnView, InteractiveIo } from './types.js';
 
 /** Options of {@link runInteractive}. */
@@ -25,6 +25,11 @@ export interface InteractiveOptions extends Omit<SessionRunnerOptions, 'cwd' | '
   debug?: boolean;
   /** The run of the turn in progress (null between turns), e.g. for a synchronous log flush when the process crashes. */
   onActiveRun?: (run: PreparedRun | null) => void;
+  /**
+   * `--automation`: stdout holds only `KEY: value` lines (no banner, no echo, no prompt text), each
+   * turn reported as a one-question run is ({@link reportTurnAutomation}).
+   */
+  automation?: boolean;
 }
 
 /**
@@ -44,7 +49,14 @@ const QUIT = new Set(['/quit', '/exit', '/q']);
 export function openRunner(
   options: Omit<InteractiveOptions, 'createView'> & { createView?: CreateTurnView },
 ): SessionRunner | number {
-  const { io, debug: _debug, onActiveRun: _onActiveRun, createView: _createView, ...runnerOptions } = options;
+  const {
+    io,
+    debug: _debug,
+    onActiveRun: _onActiveRun,
+    createView: _createView,
+    automation: _automation,
+    ...runnerOptions
+  } = options;
   try {
     return createSessionRunner({
       ...runnerOptions,
@@ -68,9 +80,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const runner = openRunner(options);
   if (typeof runner === 'number') return runner;
 
-  io.stdout(formatBanner(runner));
-  if (runner.turns.length > 0) io.stdout(`Earlier turns:\n${formatHistory(runner.turns)}`);
-  io.stdout('\n');
+  const automation = options.automation === true;
+  // With --automation stdout carries only KEY: value lines.
+  const say = automation ? () => undefined : io.stdout;
+  say(formatBanner(runner));
+  if (runner.turns.length > 0) say(`Earlier turns:\n${formatHistory(runner.turns)}`);
+  say('\n');
 
   let quitWith: ((code: number) => void) | null = null;
   const quitRequested = new Promise<number>((resolve) => (quitWith = resolve));
@@ -85,10 +100,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       const line = await Promise.race([input.next(), quitRequested.then((code) => ({ code }))]);
       if (line !== null && typeof line === 'object') return line.code;
       if (line === null) {
-        io.stdout('\n');
+        say('\n');
         return 0;
       }
-      if (!io.isTTY) io.stdout(`${inertText(line)}\n`);
+      if (!io.isTTY) say(`${inertText(line)}\n`);
       const text = line.trim();
       if (text === '') continue;
 
@@ -126,8 +141,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       guard.end();
       // A second Ctrl-C: quit now (the logs were flushed synchronously); the cancelled turn winds down.
       if ('code' in finished) return finished.code;
-      reportTurn(io, finished, options.debug);
-      io.stdout('\n');
+      if (automation) reportTurnAutomation(io, finished, options.debug);
+      else reportTurn(io, finished, options.debug);
+      say('\n');
     }
   } finally {
     unsubscribe?.();

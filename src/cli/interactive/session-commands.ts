@@ -13,7 +13,7 @@ import { inertText } from '../../util/terminal-text.js';
 import { displayPath, formatHistory, formatSessionTable } from './format.js';
 import { printError } from './print-error.js';
 import { openRunner, runInteractive, type InteractiveOptions } from './run-interactive.js';
-import { reportTurn, runViewedTurn, TurnGuard } from './turn.js';
+import { reportTurn, reportTurnAutomation, runViewedTurn, TurnGuard } from './turn.js';
 
 /** `--list-sessions [--json]`: the sessions of `<cwd>/.massgen/sessions`, newest first. Exit code 0. */
 export async function listSessionsCommand(
@@ -110,7 +110,7 @@ export async function runSessionCommand(options: SessionCommandOptions): Promise
 
   const runner = openRunner({ ...rest, config, session, sessionsRoot: root });
   if (typeof runner === 'number') return runner;
-  if (session) {
+  if (session && !options.automation) {
     io.stdout(inertText(`Continuing session ${session.id} (${session.turns.length} earlier turn(s)):\n`));
     io.stdout(`${formatHistory(runner.turns)}\n`);
   }
@@ -132,7 +132,8 @@ export async function runSessionCommand(options: SessionCommandOptions): Promise
     const finished = await Promise.race([running, quitRequested.then((code) => ({ code }))]);
     guard.end();
     if ('code' in finished) return finished.code;
-    reportTurn(io, finished, options.debug);
+    if (options.automation) reportTurnAutomation(io, finished, options.debug);
+    else reportTurn(io, finished, options.debug);
     return finished.result.exitCode;
   } finally {
     unsubscribe?.();

@@ -1,7 +1,9 @@
 import type { PreparedRun } from '../../app/index.js';
 import type { SessionRunner, SessionTurnOutcome } from '../../app/sessions.js';
 import { CancelledError, describeError } from '../../types/errors.js';
-import { inertText } from '../../util/terminal-text.js';
+import { inertText, inertWriter } from '../../util/terminal-text.js';
+import { printAutomationFooter } from '../automation-display.js';
+import { incompleteLogsWarning } from '../incomplete-logs.js';
 import { displayPath } from './format.js';
 import { printError } from './print-error.js';
 import type { CreateTurnView, InteractiveIo, TurnView } from './types.js';
@@ -114,6 +116,32 @@ export async function runViewedTurn(
 }
 
 /**
+ * After a turn with `--automation`: the same `KEY: value` lines as a one-question run (`WINNER`,
+ * `ANSWER_FILE`, `COMPLETED`, or `STATUS_RESULT` and `ERROR`), then `SESSION` and `TURN`. Nothing else
+ * reaches stdout, so a script reads a continued session as it reads any run.
+ */
+export function reportTurnAutomation(io: InteractiveIo, outcome: SessionTurnOutcome, debug = false): void {
+  const { result } = outcome;
+  if (outcome.prepareError !== null) {
+    printError(io.stderr, outcome.prepareError, debug);
+    return;
+  }
+  printAutomationFooter(io.stdout, result, Object.keys(result.usage).length);
+  const incomplete = incompleteLogsWarning(result);
+  if (incomplete) io.stderr(inertText(incomplete));
+  if (outcome.storeError)
+    io.stderr(
+      `massgen: warning: this turn could not be saved: ${inertText(describeError(outcome.storeError))}\n`,
+    );
+  const stored = outcome.session?.turns.at(-1);
+  if (outcome.session && stored) {
+    const write = inertWriter(io.stdout);
+    write(`SESSION: ${outcome.session.id}\n`);
+    write(`TURN: ${stored.index}\n`);
+  }
+}
+
+/**
  * After a turn: why it failed (stderr), where its logs and session files are (stdout). Error messages
  * may quote a model or a tool: they are written inert.
  */
@@ -126,6 +154,8 @@ export function reportTurn(io: InteractiveIo, outcome: SessionTurnOutcome, debug
     io.stderr(`massgen: ${prefix}: ${inertText(result.error.message)}\n`);
   }
   if (result.logDir) io.stdout(`Logs: ${result.logDir}\n`);
+  const incomplete = incompleteLogsWarning(result);
+  if (incomplete) io.stderr(inertText(incomplete));
   if (outcome.storeError)
     io.stderr(
       `massgen: warning: this turn could not be saved: ${inertText(describeError(outcome.storeError))}\n`,
