@@ -36,5 +36,6 @@ export function browserToolProvider(
     headless: browser.headless,
     ...(browser.allowed_origins === undefined ? {} : { allowedOrigins: browser.allowed_origins }),
     workspace: sandbox.workspace,
+    env: sandbox.env,
   });
 }

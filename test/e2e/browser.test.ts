@@ -4,7 +4,7 @@
  * another origin, cookies kept apart per agent, a download and a screenshot landing in the workspace —
  * and no browser process outlives the run.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ import { startPages } from '../fixtures/browser/pages.js';
 import {
   agentEntry,
   agentOf,
+  CLI_BIN,
+  cleanEnv,
+  type CliResult,
   makeWorkdir,
   onlyLogDir,
   persona,
@@ -34,6 +37,53 @@ function browsersUnder(dir: string): string[] {
   return execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.includes(`--massgen-workspace=${dir}`) && !line.trimStart().startsWith('Z'));
+}
+
+/** The environment and command line of each live Chromium process of the run in `dir`. */
+function browserProcessesUnder(dir: string): { environ: string[]; args: string }[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(`--massgen-workspace=${dir}`))
+    .map((line) => {
+      const pid = line.trim().split(/\s+/)[0]!;
+      const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+      return { environ, args: line };
+    });
+}
+
+const asRoot = process.getuid?.() === 0;
+const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
+const nobodyCanRun =
+  asRoot && spawnSync(NOBODY[0]!, [...NOBODY.slice(1), 'test', '-r', CLI_BIN]).status === 0;
+
+/** The built CLI run through `prefix` (e.g. setpriv, to run it as another user). */
+function runCliAs(
+  prefix: string[],
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<CliResult> {
+  const started = Date.now();
+  const [program, ...rest] = [...prefix, process.execPath, CLI_BIN, ...args];
+  const child = spawn(program!, rest, { cwd, env: cleanEnv(cwd, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        durationMs: Date.now() - started,
+        timedOut: signal === 'SIGKILL',
+      });
+    }),
+  );
 }
 
 /** Every file under `dir` named `name` (the workspace's place depends on the run's layout). */
@@ -185,6 +235,87 @@ describe.skipIf(chromium === null)(
       expect(result.code).toBe(130);
       expect(browsersUnder(cwd)).toEqual([]);
     });
+
+    for (const user of ['the current user', 'nobody'] as const) {
+      const skip = user === 'nobody' && !nobodyCanRun;
+      const why = asRoot ? 'setpriv cannot run the CLI as nobody here' : 'not root: the current user is one';
+      it.skipIf(skip)(
+        `an agent reads no host file, stays in allowed_origins and sees none of massgen's keys, as ${user}${skip ? ` (skipped: ${why})` : ''}`,
+        async () => {
+          const cwd = makeWorkdir();
+          const secret = 'sk-e2e-browser-secret-8841';
+          // A file the user can read (their .env, /etc/shadow as root), with a marker in it.
+          const hostFile = path.join(cwd, 'host.env');
+          fs.writeFileSync(hostFile, 'API_TOKEN=HOST-FILE-MARKER-3309\n', { mode: 0o644 });
+          if (user === 'nobody') fs.chownSync(cwd, 65534, 65534);
+          const plan = [
+            { name: 'browser_download', arguments: { url: `file://${hostFile}` } },
+            { name: 'browser_snapshot', arguments: {} },
+            {
+              name: 'browser_navigate',
+              arguments: {
+                url: `${pages.origin}/redirect?to=${encodeURIComponent(`${other.origin}/secret`)}`,
+              },
+            },
+          ];
+          const before = other.connections;
+          let step = 0;
+          let seen: ReturnType<typeof browserProcessesUnder> = [];
+          // One agent: it makes the calls one per step, then answers (and votes, when asked to).
+          fake.server.setHandler((body) => {
+            const call = plan[step];
+            step += 1;
+            if (call) return { toolCalls: [call] };
+            // The browser is open while the agent thinks: what does its process hold?
+            if (seen.length === 0) seen = browserProcessesUnder(cwd);
+            if (!toolNames(body).includes('new_answer')) return { text: 'done' };
+            if (step === plan.length + 1) {
+              return { toolCalls: [{ name: 'new_answer', arguments: { content: 'done' } }] };
+            }
+            return {
+              toolCalls: [
+                { name: 'vote', arguments: { agent_id: votableIds(body)[0]!, reason: 'only one' } },
+              ],
+            };
+          });
+          writeConfig(cwd, {
+            agents: [
+              agentEntry('a', fake.server.url, { backend: { cwd: 'ws_a', tool_timeout_seconds: 120 } }),
+            ],
+            tools: { browser: { allowed_origins: [pages.origin] } },
+          });
+          const result = await runCliAs(
+            user === 'nobody' ? NOBODY : [],
+            ['--config', 'config.yaml', '--no-display', 'Look around'],
+            cwd,
+            { OPENAI_API_KEY: secret },
+          );
+          expect(result.stderr).toBe('');
+          expect(result.code).toBe(0);
+          const finished = (readEvents(onlyLogDir(cwd)) as RunEvent[]).filter(
+            (e): e is Extract<RunEvent, { type: 'tool.call.finished' }> => e.type === 'tool.call.finished',
+          );
+          const resultOf = (tool: string) => finished.find((e) => e.toolName === tool)!;
+          expect(resultOf('browser_download')).toMatchObject({ isError: true });
+          expect(resultOf('browser_download').result).toContain('is not an http(s) address');
+          expect(resultOf('browser_snapshot').result).not.toContain('HOST-FILE-MARKER');
+          expect(resultOf('browser_navigate').result).toContain(
+            `Request refused: ${other.origin} is not in allowed_origins`,
+          );
+          expect(JSON.stringify(finished)).not.toMatch(/HOST-FILE-MARKER|ORCHID/);
+          expect(other.connections - before).toBe(0);
+          // Chromium's environment holds none of massgen's keys; its own sandbox is on except as root.
+          expect(seen.length).toBeGreaterThan(0);
+          for (const browser of seen) {
+            expect(browser.environ.join('\n')).not.toContain(secret);
+            expect(browser.environ).toContainEqual(expect.stringMatching(/^PATH=\//));
+            expect(browser.args.includes('--no-sandbox')).toBe(asRoot && user !== 'nobody');
+          }
+          expect(browsersUnder(cwd)).toEqual([]);
+        },
+        200_000,
+      );
+    }
 
     it('an agent without a workspace is a configuration error before any agent starts', async () => {
       const cwd = makeWorkdir();

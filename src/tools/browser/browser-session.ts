@@ -1,8 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { access } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
-import { originAllowed, refusedMessage } from './origins.js';
+import { browserEnv } from './browser-env.js';
+import { startOriginProxy, type OriginProxy } from './origin-proxy.js';
+import { originAllowed, refusedMessage, webUrl } from './origins.js';
+import { refuseOtherSchemes } from './scheme-guard.js';
 import type { BrowserSettings } from './settings.js';
 
 /** How long one action may wait for its element or page (the registry's tool timeout still applies). */
@@ -10,31 +14,50 @@ const ACTION_TIMEOUT_MS = 15_000;
 /** The snapshot sent back after an action is cut here; browser_snapshot has the registry's own cap. */
 const SNAPSHOT_AFTER_ACTION_CHARS = 6_000;
 
-/** Flags for Chromium: no background traffic of its own, and no setuid sandbox when run as root. */
-export function chromiumArgs(): string[] {
+/**
+ * Chromium's own sandbox is on, except as root where it cannot start (Playwright turns it off unless
+ * asked: without it a renderer exploit has the user's rights).
+ */
+const CHROMIUM_SANDBOX = process.getuid?.() !== 0;
+
+/**
+ * Flags for Chromium: no background traffic of its own. With a filter proxy, everything goes through
+ * it — loopback too (Chromium would bypass a proxy for it), and WebRTC, which would otherwise send UDP
+ * past any proxy.
+ */
+export function chromiumArgs(proxy?: string): string[] {
   return [
-    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
     '--disable-quic',
     '--disable-dev-shm-usage',
+    ...(proxy === undefined
+      ? []
+      : [
+          `--proxy-server=${proxy}`,
+          '--proxy-bypass-list=<-loopback>',
+          '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+        ]),
   ];
 }
 
 /**
  * One agent's browser: its own Chromium process and context (cookies and storage belong to it alone),
- * started on the first browser call and closed with the run. Every request the pages make is checked
- * against `allowed_origins`; downloads are saved into the workspace only.
+ * started on the first browser call and closed with the run. It opens web addresses only, with
+ * `allowed_origins` every connection passes a filter proxy, and downloads are saved into the workspace
+ * only.
  */
 export class BrowserSession {
   private browser: Browser | null = null;
   private context: BrowserContext | null = null;
+  private proxy: OriginProxy | null = null;
+  private home: string | null = null;
   private launching: Promise<Page> | null = null;
   private closed = false;
   private screenshots = 0;
-  /** Requests refused since the last action, reported with its result. */
+  /** Why each request refused since the last action was, reported with its result. */
   private refused: string[] = [];
 
   constructor(private readonly settings: BrowserSettings) {}
@@ -47,9 +70,24 @@ export class BrowserSession {
 
   private async launch(): Promise<Page> {
     const { executablePath, headless, allowedOrigins } = this.settings;
+    const home = mkdtempSync(path.join(os.tmpdir(), 'massgen-browser-home-'));
+    this.home = home;
+    if (allowedOrigins !== undefined) {
+      const list = allowedOrigins.join(', ');
+      this.proxy = await startOriginProxy(allowedOrigins, (what) =>
+        this.refused.push(`${what} is not in allowed_origins (allowed: ${list}).`),
+      );
+    }
     // The workspace in Chromium's command line says whose browser a process is (ps, the tests).
-    const args = [...chromiumArgs(), `--massgen-workspace=${this.settings.workspace}`];
-    const browser = await chromium.launch({ executablePath, headless, args });
+    const args = [...chromiumArgs(this.proxy?.url), `--massgen-workspace=${this.settings.workspace}`];
+    const env = browserEnv(this.settings.env, home, headless);
+    const browser = await chromium.launch({
+      executablePath,
+      headless,
+      args,
+      env,
+      chromiumSandbox: CHROMIUM_SANDBOX,
+    });
     this.browser = browser;
     if (this.closed) {
       await browser.close();
@@ -58,26 +96,27 @@ export class BrowserSession {
     const context = await browser.newContext({ acceptDownloads: true, serviceWorkers: 'block' });
     this.context = context;
     context.setDefaultTimeout(ACTION_TIMEOUT_MS);
-    if (allowedOrigins !== undefined) {
-      await context.route('**/*', async (route) => {
-        const url = route.request().url();
-        if (originAllowed(url, allowedOrigins)) return route.continue();
-        this.refused.push(url);
-        return route.abort('blockedbyclient');
-      });
-    }
+    await refuseOtherSchemes(context, (url) =>
+      this.refused.push(`${url} is not a web address (only http and https load).`),
+    );
     return context.newPage();
   }
 
-  async navigate(url: string): Promise<string> {
+  /** `url` when the tools may open it: a web address, of an allowed origin. */
+  private checked(url: string): string {
     const allowed = this.settings.allowedOrigins;
-    if (!/^https?:\/\//i.test(url) && !/^(about|data):/i.test(url)) {
-      throw new Error(`"${url}" is not an http(s) address`);
+    const parsed = webUrl(url);
+    if (allowed !== undefined && !originAllowed(parsed.href, allowed)) {
+      throw new Error(refusedMessage(url, allowed));
     }
-    if (allowed !== undefined && !originAllowed(url, allowed)) throw new Error(refusedMessage(url, allowed));
+    return parsed.href;
+  }
+
+  async navigate(url: string): Promise<string> {
+    const address = this.checked(url);
     const page = await this.currentPage();
     this.refused = [];
-    await page.goto(url, { waitUntil: 'load' });
+    await page.goto(address, { waitUntil: 'load' });
     return this.describe(page);
   }
 
@@ -118,18 +157,15 @@ export class BrowserSession {
 
   /** Clicks `target` (or opens `url`) and saves the download under `downloads/`; returns its relative path. */
   async download(target: string | undefined, url: string | undefined): Promise<string> {
+    const address = url === undefined ? undefined : this.checked(url);
     const page = await this.currentPage();
-    const allowed = this.settings.allowedOrigins;
-    if (url !== undefined && allowed !== undefined && !originAllowed(url, allowed)) {
-      throw new Error(refusedMessage(url, allowed));
-    }
     this.refused = [];
     const started = page.waitForEvent('download');
     if (target !== undefined) {
       await page.locator(target).first().click();
-    } else if (url !== undefined) {
+    } else if (address !== undefined) {
       // An address that downloads makes goto fail with "Download is starting": the download is what counts.
-      page.goto(url).catch(() => {});
+      page.goto(address).catch(() => {});
     }
     return this.save(await started);
   }
@@ -153,19 +189,18 @@ export class BrowserSession {
     if (limit !== undefined && tree.length > limit) {
       tree = `${tree.slice(0, limit)}\n… (cut: call browser_snapshot for the whole page)`;
     }
-    const refused =
-      this.refused.length > 0 && this.settings.allowedOrigins
-        ? `\n${[...new Set(this.refused)].map((u) => refusedMessage(u, this.settings.allowedOrigins!)).join('\n')}`
-        : '';
+    const refused = [...new Set(this.refused)].map((why) => `\nRequest refused: ${why}`).join('');
     return `Page: ${title}\nURL: ${page.url()}${refused}\n\n${tree}`;
   }
 
-  /** Closes the context and the browser process. Idempotent. */
+  /** Closes the context, the browser process and its proxy, and removes its home. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
     await this.launching?.catch(() => {});
     await this.context?.close().catch(() => {});
     await this.browser?.close().catch(() => {});
+    await this.proxy?.close();
+    if (this.home !== null) rmSync(this.home, { recursive: true, force: true });
   }
 }
 

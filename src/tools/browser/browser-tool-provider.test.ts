@@ -23,14 +23,15 @@ function browsersOf(workspace: string): string[] {
 }
 
 describe('originAllowed', () => {
-  it('matches whole origins only; unset allows everything; about: and data: are the page itself', () => {
+  it('matches whole web origins only; unset allows everything', () => {
     const allowed = ['http://127.0.0.1:8080', 'https://example.com'];
     expect(originAllowed('http://127.0.0.1:8080/a?b', allowed)).toBe(true);
     expect(originAllowed('https://example.com/', allowed)).toBe(true);
     expect(originAllowed('http://example.com/', allowed)).toBe(false);
     expect(originAllowed('http://127.0.0.1:8081/', allowed)).toBe(false);
     expect(originAllowed('https://example.com.evil.test/', allowed)).toBe(false);
-    expect(originAllowed('about:blank', allowed)).toBe(true);
+    expect(originAllowed('about:blank', allowed)).toBe(false);
+    expect(originAllowed('file:///etc/passwd', allowed)).toBe(false);
     expect(originAllowed('not a url', allowed)).toBe(false);
     expect(originAllowed('https://anything.test/', undefined)).toBe(true);
   });
@@ -58,7 +59,12 @@ describe.skipIf(chromium === null)(
 
     it('fills a form, reads the result, screenshots and downloads into the workspace; close leaves no browser', async () => {
       const ws = workspace();
-      const browser = createBrowserToolProvider({ executablePath: chromium!, headless: true, workspace: ws });
+      const browser = createBrowserToolProvider({
+        executablePath: chromium!,
+        headless: true,
+        workspace: ws,
+        env: process.env,
+      });
       await browser.start({ signal: context.signal, report: () => {} });
       try {
         const opened = await browser.call('browser_navigate', { url: `${pages.origin}/` }, context);
@@ -104,6 +110,7 @@ describe.skipIf(chromium === null)(
         headless: true,
         workspace: ws,
         allowedOrigins: [pages.origin],
+        env: process.env,
       });
       try {
         const refused = await browser.call('browser_navigate', { url: `${other.origin}/` }, context);
@@ -118,7 +125,7 @@ describe.skipIf(chromium === null)(
         );
         expect(fine.isError).toBeFalsy();
         const clicked = await browser.call('browser_click', { target: 'text=Go there' }, context);
-        expect(clicked.content).toContain(`Navigation refused: ${other.origin} is not in allowed_origins`);
+        expect(clicked.content).toContain(`Request refused: ${other.origin} is not in allowed_origins`);
         const download = await browser.call(
           'browser_download',
           { url: `${other.origin}/report.csv` },
@@ -133,7 +140,12 @@ describe.skipIf(chromium === null)(
 
     it("two agents' browsers keep their cookies apart", async () => {
       const make = () =>
-        createBrowserToolProvider({ executablePath: chromium!, headless: true, workspace: workspace() });
+        createBrowserToolProvider({
+          executablePath: chromium!,
+          headless: true,
+          workspace: workspace(),
+          env: process.env,
+        });
       const [a, b] = [make(), make()];
       try {
         await a.call('browser_navigate', { url: `${pages.origin}/set?v=lemon` }, context);

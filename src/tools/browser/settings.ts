@@ -7,4 +7,6 @@ export interface BrowserSettings {
   allowedOrigins?: readonly string[];
   /** The agent's workspace: screenshots and downloads are saved under it. */
   workspace: string;
+  /** massgen's environment; Chromium gets a scrubbed copy (browserEnv), never its keys. */
+  env: Readonly<Record<string, string | undefined>>;
 }
