@@ -42,6 +42,24 @@ describe('Agent Skills in a run', () => {
     expect(resolveSkillsFolder('~/.config/massgen/skills', where)).toBe('/home/u/.config/massgen/skills');
   });
 
+  it("takes no skills from an untrusted working folder's .agent/skills, and says so once", () => {
+    const base = tempDir();
+    const project = tempDir();
+    skill(path.join(project, '.agent', 'skills'), 'planted', 'from a cloned repository');
+    const config = parseConfig({ skills: ['.agent/skills'], agents: [agent('a'), agent('b')] }, { env: {} });
+    const where = { baseDir: base, projectDir: project, home: base };
+
+    const untrusted = loadRunSkills(config, { ...where, projectTrusted: false })!;
+    expect(untrusted.byAgent.get('a')).toEqual([]);
+    expect(untrusted.warnings.map((w) => w.code)).toEqual(['skills_folder_untrusted']);
+    expect(untrusted.warnings[0]?.message).toContain(path.join(project, '.agent', 'skills'));
+    expect(untrusted.warnings[0]?.message).toContain('massgen trust');
+
+    const trusted = loadRunSkills(config, { ...where, projectTrusted: true })!;
+    expect(trusted.byAgent.get('a')!.map((s) => s.name)).toEqual(['planted']);
+    expect(trusted.warnings).toEqual([]);
+  });
+
   it("gives each agent its own folders first, then the team's, and warns once per malformed file", () => {
     const base = tempDir();
     skill(path.join(base, 'team'), 'shared', 'team skill');

@@ -36,21 +36,26 @@ export interface RunSkills {
   warnings: RunWarning[];
 }
 
+/** Where skills folders are resolved; `projectTrusted: false` for a working folder the user has not trusted. */
+interface SkillsPlace {
+  baseDir: string;
+  projectDir: string;
+  home?: string;
+  projectTrusted?: boolean;
+}
+
 /**
  * A configured skills folder as a path: `~` is the home, a relative path is relative to the config
  * file's folder — or, when nothing is there, to the working folder (MassGen's configs name
- * `.agent/skills` from where MassGen runs).
+ * `.agent/skills` from where MassGen runs), unless the working folder is not trusted.
  */
-export function resolveSkillsFolder(
-  folder: string,
-  where: { baseDir: string; projectDir: string; home?: string },
-): string {
+export function resolveSkillsFolder(folder: string, where: SkillsPlace): string {
   const home = where.home ?? os.homedir();
   if (folder === '~') return home;
   if (folder.startsWith('~/')) return path.join(home, folder.slice(2));
   if (path.isAbsolute(folder)) return folder;
   const beside = path.resolve(where.baseDir, folder);
-  if (existsSync(beside)) return beside;
+  if (existsSync(beside) || where.projectTrusted === false) return beside;
   const project = path.resolve(where.projectDir, folder);
   return existsSync(project) ? project : beside;
 }
@@ -66,14 +71,23 @@ export function skillWarnings(problems: readonly SkillProblem[]): RunWarning[] {
 }
 
 /** Discovers every agent's skills; null when the config names no skills folders at all. */
-export function loadRunSkills(
-  config: MassGenConfig,
-  where: { baseDir: string; projectDir: string; home?: string },
-): RunSkills | null {
+export function loadRunSkills(config: MassGenConfig, where: SkillsPlace): RunSkills | null {
   const team = config.skills?.paths ?? [];
   if (!configUsesSkills(config)) return null;
-  const resolve = (folder: string) => resolveSkillsFolder(folder, where);
   const warnings: RunWarning[] = [];
+  const warnedUntrusted = new Set<string>();
+  const resolve = (folder: string) => {
+    const found = resolveSkillsFolder(folder, where);
+    const ifTrusted = resolveSkillsFolder(folder, { ...where, projectTrusted: true });
+    if (ifTrusted !== found && !warnedUntrusted.has(ifTrusted)) {
+      warnedUntrusted.add(ifTrusted);
+      warnings.push({
+        code: 'skills_folder_untrusted',
+        message: `the skills folder ${ifTrusted} is not used: the working folder is not trusted (review it with massgen trust)`,
+      });
+    }
+    return found;
+  };
   const seenProblems = new Set<string>();
   const warnedMissing = new Set<string>();
   const byAgent = new Map<string, readonly Skill[]>();
@@ -87,6 +101,8 @@ export function loadRunSkills(
       const entry = entries.find((e) => resolve(e.folder) === missing)!;
       // A folder in the home (`~/.config/massgen/skills`) is optional: absent is normal.
       if (entry.folder.startsWith('~') || warnedMissing.has(missing)) continue;
+      // There in the working folder, left out as untrusted: said once above.
+      if (resolveSkillsFolder(entry.folder, { ...where, projectTrusted: true }) !== missing) continue;
       warnedMissing.add(missing);
       warnings.push({
         code: 'skills_folder_missing',

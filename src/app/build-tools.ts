@@ -120,7 +120,7 @@ export async function loadAgentCustomTools(
   extra: ToolsByAgent = {},
   options: {
     /** MassGen's configs name tool modules from the working directory: tried when not beside the config. */
-    project?: { dir: string; notes: string[] };
+    project?: { dir: string; notes: string[]; trusted?: boolean };
     /** The run's Python host, for tools written in Python (started on first use). */
     python?: () => PythonHost;
   } = {},
@@ -136,6 +136,7 @@ export async function loadAgentCustomTools(
           baseDir,
           projectDir: project?.dir,
           notes: project?.notes,
+          projectTrusted: project?.trusted,
         }),
         function: entry.function,
         ...(entry.description === undefined ? {} : { description: entry.description }),

@@ -10,8 +10,15 @@ export interface ConfigChoice {
   source: 'flag' | 'project' | 'example';
 }
 
-/** The configs a front end offers: `--config`, YAML files in the working directory and `.massgen/`, the examples. */
-export function configChoices(cwd: string, flag?: string): ConfigChoice[] {
+/**
+ * The configs a front end offers: `--config`, YAML files in the working directory and `.massgen/` that
+ * `project` allows (by absolute path; the CLI allows those of a folder the user trusted), the examples.
+ */
+export function configChoices(
+  cwd: string,
+  flag?: string,
+  project: (file: string) => boolean = () => true,
+): ConfigChoice[] {
   const out: ConfigChoice[] = [];
   if (flag) out.push({ ref: flag, label: `${flag} (--config)`, source: 'flag' });
   for (const dir of ['.', '.massgen']) {
@@ -23,6 +30,7 @@ export function configChoices(cwd: string, flag?: string): ConfigChoice[] {
     }
     for (const name of names.sort()) {
       const ref = dir === '.' ? name : `${dir}/${name}`;
+      if (!project(path.resolve(cwd, ref))) continue;
       if (!out.some((c) => c.ref === ref)) out.push({ ref, label: ref, source: 'project' });
     }
   }

@@ -100,11 +100,16 @@ async function exportOf(file: string, name: string, where: string, what: string)
 export async function loadExternalAgents(
   config: MassGenConfig,
   baseDir: string,
-  project: { dir: string; notes: string[] },
+  project: { dir: string; notes: string[]; trusted?: boolean },
 ): Promise<Map<number, ExternalAgent>> {
   const loaded = new Map<number, ExternalAgent>();
   const resolve = (written: string, where: string) =>
-    resolveConfigPath(written, where, { baseDir, projectDir: project.dir, notes: project.notes });
+    resolveConfigPath(written, where, {
+      baseDir,
+      projectDir: project.dir,
+      notes: project.notes,
+      projectTrusted: project.trusted,
+    });
   for (const [index, agent] of config.agents.entries()) {
     const { backend } = agent;
     if (!findBackendFactory(backend.type)?.external) continue;

@@ -49,6 +49,8 @@ export async function startPythonAgents(
     env: Env;
     sandboxes: ReadonlyMap<string, AgentSandbox>;
     notes: string[];
+    /** false: modules are not taken from `cwd` when missing beside the config (an untrusted folder). */
+    projectTrusted?: boolean;
   },
 ): Promise<{ agents: Map<number, ExternalAgent>; warnings: RunWarning[]; close: () => Promise<void> }> {
   const agents = new Map<number, ExternalAgent>();
@@ -69,6 +71,7 @@ export async function startPythonAgents(
               baseDir: options.baseDir,
               projectDir: options.cwd,
               notes: options.notes,
+              projectTrusted: options.projectTrusted,
             })
           : written;
       const settings: Record<string, unknown> = {

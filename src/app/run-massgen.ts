@@ -47,6 +47,7 @@ import { startPythonAgents } from './python-agents.js';
 import { harnessWarnings } from './harness-checks.js';
 import { PythonHost } from '../bridge/index.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
+import { withUntrustedHint } from './config-relative.js';
 import { coordinationSettings, loadEvalCriteria } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 import { loadRunAttachments, mediaWarnings } from './run-attachments.js';
@@ -71,6 +72,12 @@ export interface MassGenOptions {
   cwd?: string;
   /** Environment for `${VAR}` and API keys. Default: the process environment plus `<cwd>/.env`. */
   env?: Env;
+  /**
+   * Whether code and skills a config names may come from `cwd` when they are not beside the config
+   * file (as MassGen resolves them). Default true; the CLI passes false for a working folder the user
+   * has not trusted (docs/security.md, "Project folders"), and the run notes what it left out.
+   */
+  projectTrusted?: boolean;
   signal?: AbortSignal;
   /** Earlier turns of a multi-turn session. */
   history?: readonly HistoryTurn[];
@@ -181,6 +188,7 @@ function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenC
 export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
+  const projectTrusted = options.projectTrusted !== false;
   const config = withExtraContextPaths(resolveConfig(options, env, cwd), options.contextPaths, cwd);
   const evalCriteria =
     options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
@@ -229,7 +237,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         baseDir,
         withMemoryTools(config, options.tools, memory),
         {
-          project: { dir: cwd, notes: pathNotes },
+          project: { dir: cwd, notes: pathNotes, trusted: projectTrusted },
           python: () =>
             (python.host ??= new PythonHost({
               ...(config.python ? { python: config.python } : {}),
@@ -238,7 +246,11 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
             })),
         },
       );
-      const externals = await loadExternalAgents(config, baseDir, { dir: cwd, notes: pathNotes });
+      const externals = await loadExternalAgents(config, baseDir, {
+        dir: cwd,
+        notes: pathNotes,
+        trusted: projectTrusted,
+      });
       for (const { close } of externals.values()) if (close) externalClosers.push(close);
       const prepared = await prepareSandboxes(config, env, {
         projectDir: cwd,
@@ -250,12 +262,17 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       memoryFiles = await seedMemoryFolders(memory, memoryFilesMode, prepared.sandboxes);
       warnings = prepared.warnings;
       skills = configUsesSkills(config)
-        ? (await import('./agent-skills.js')).loadRunSkills(config, { baseDir, projectDir: cwd })
+        ? (await import('./agent-skills.js')).loadRunSkills(config, {
+            baseDir,
+            projectDir: cwd,
+            projectTrusted,
+          })
         : null;
       if (skills) warnings = [...warnings, ...skills.warnings];
       const pythonAgents = await startPythonAgents(config, {
         baseDir,
         cwd,
+        projectTrusted,
         env,
         sandboxes: prepared.sandboxes,
         notes: pathNotes,
@@ -281,7 +298,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       await closeAll();
       // The agents' worktrees of isolated context paths (and their branches) go with a failed start.
       await workspaces?.dispose().catch(() => undefined);
-      throw error;
+      throw withUntrustedHint(error, pathNotes);
     }
   }
   if (options.agents) warnings = [...warnings, ...mediaWarnings(attached.media, options.agents, null)];

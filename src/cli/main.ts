@@ -21,6 +21,7 @@ import {
   prepareRun,
   runScrubber,
   singleAgentConfig,
+  type DiscoveredConfig,
   type Env,
   type MassGenConfig,
   type PreparedRun,
@@ -36,6 +37,7 @@ import { printValidationReport } from './validate-command.js';
 import { printBackendList } from './list-backends-command.js';
 import { printExample, printExampleList } from './examples-command.js';
 import { createProgressBar } from './progress-bar.js';
+import { gateProject, projectConfigFilter, projectEnvAllowed } from './project-trust-gate.js';
 import { createRunView, type RunView, type RunViewIo } from './run-view.js';
 import { urlPasswordScrubber, type SecretScrubber } from '../util/secret-scrubber.js';
 import { inertText } from '../util/terminal-text.js';
@@ -86,7 +88,12 @@ function printError(io: CliIo, error: unknown, debug: boolean): void {
   if (debug && error instanceof Error && error.stack) say(`${error.stack}\n`);
 }
 
-function configFrom(options: CliOptions, io: CliIo, env: Env): MassGenConfig | string {
+function configFrom(
+  options: CliOptions,
+  io: CliIo,
+  env: Env,
+  discovered: DiscoveredConfig | null,
+): MassGenConfig | string {
   if (options.localModel) {
     if (options.config || options.backend || options.model) {
       throw new UsageError('use --local-model on its own, without --config, --backend or --model');
@@ -123,8 +130,7 @@ function configFrom(options: CliOptions, io: CliIo, env: Env): MassGenConfig | s
       ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
     });
   }
-  // No flags: a project or user config file, first found wins.
-  const discovered = discoverConfig({ cwd: io.cwd, env: io.env, home: io.home ?? os.homedir() });
+  // No flags: a project config (the folder is trusted: see gateProject) or the user's, first found wins.
   if (discovered) return discovered.path;
   // Nothing configured and no key anywhere: the zero-key start, two agents on a local model.
   if (!anyApiKeySet(env)) return localDefaultConfig(DEFAULT_LOCAL_MODEL);
@@ -185,11 +191,13 @@ async function serveCli(argv: readonly string[], io: CliIo): Promise<number> {
     printError(io, error, false);
     return ExitCode.config;
   }
-  const env = loadUserEnv({ cwd: io.cwd, env: io.env, home: io.home ?? os.homedir() });
+  const home = io.home ?? os.homedir();
+  const env = loadUserEnv({ cwd: io.cwd, env: io.env, home, projectEnv: projectEnvAllowed(io) });
   const scrubber = runScrubber(null, env);
   return runServeCommand(options, {
     cwd: io.cwd,
     env,
+    projectConfigs: projectConfigFilter(io),
     stdout: io.stdout,
     stderr: io.stderr,
     stopped: stoppedBy(io.signal),
@@ -209,6 +217,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return ExitCode.config;
   }
   if (argv[0] === 'serve') return serveCli(argv.slice(1), io);
+  if (argv[0] === 'trust') {
+    const { runTrustCli } = await import('./trust-command.js');
+    return runTrustCli(argv.slice(1), io);
+  }
   if (argv[0] === 'mcp' || argv[0] === 'skill' || argv[0] === 'step') {
     // For coding agents and outside loops; the MCP SDK loads only for `massgen mcp`.
     const { runCodingAgentCli } = await import('./coding-agent-cli.js');
@@ -241,9 +253,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = options.debug;
 
   const home = io.home ?? os.homedir();
-  // The environment, then ./.env, then ~/.config/massgen/.env (where --setup saves keys).
+  // Whether ./.env may be loaded: decided by a run's trust question, else checked without asking.
+  let projectEnv: boolean | undefined;
+  // The environment, then ./.env (a trusted folder's), then ~/.config/massgen/.env (where --setup saves keys).
   const userEnv = () => {
-    const env = loadUserEnv({ cwd: io.cwd, env: io.env, home });
+    projectEnv ??= projectEnvAllowed(io);
+    const env = loadUserEnv({ cwd: io.cwd, env: io.env, home, projectEnv });
     envScrubber = runScrubber(null, env);
     return env;
   };
@@ -310,6 +325,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return runWebCommand({
       cwd: io.cwd,
       env: userEnv(),
+      projectConfigs: projectConfigFilter(io),
       open: options.open,
       stdout: io.stdout,
       stderr: io.stderr,
@@ -328,6 +344,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const flagged = Boolean(options.config || options.model || options.backend || options.localModel);
   const discovered = flagged ? null : discoverConfig({ cwd: io.cwd, env: io.env, home });
   const noQuestion = !options.question?.trim();
+  /** Asks (or refuses) about the working folder's own files before a run uses any of them. */
+  const gate = async () => {
+    const trust = await gateProject(io, {
+      discovered,
+      automation: options.automation,
+      trustFlag: options.trustProject,
+    });
+    projectEnv = trust === 'trusted';
+    return trust;
+  };
   if (resuming || (noQuestion && !options.automation && io.stdin && (flagged || discovered))) {
     if (options.attach !== undefined) {
       printError(
@@ -355,11 +381,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr('massgen: error: interactive mode needs stdin\n');
       return ExitCode.config;
     }
+    const trust = await gate();
+    if (trust === 'refused') return ExitCode.config;
     const env = userEnv();
     let config: MassGenConfig | string | undefined;
     try {
       // Resuming with no config flags: the session's own config file (else a discovered one).
-      config = flagged ? configFrom(options, io, env) : discovered?.path;
+      config = flagged ? configFrom(options, io, env, null) : discovered?.path;
     } catch (error) {
       printError(io, error, options.debug);
       return exitCodeForError(error);
@@ -387,6 +415,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(noQuestion ? {} : { question: options.question }),
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
       continueLatest: options.continue,
+      projectTrusted: trust === 'trusted',
       // Each turn gets the same view as a one-question run; its q/Ctrl-C cancels just that turn.
       createView: (_turnIo, turn, run) =>
         createRunView({ ...io, env, requestInterrupt: turn.interrupt }, options, run),
@@ -409,14 +438,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     if (!options.question?.trim())
       throw new UsageError('no question given', 'usage: massgen --config FILE "your question"');
+    const trust = await gate();
+    if (trust === 'refused') {
+      progressBar.abandon();
+      return ExitCode.config;
+    }
     let env = userEnv();
     const wizardConfig = await firstRun(options, io, env, home);
     if (wizardConfig) env = userEnv(); // with the keys the wizard just saved
     prepared = await prepareRun({
       question: options.question,
-      config: wizardConfig ?? configFrom(options, io, env),
+      config: wizardConfig ?? configFrom(options, io, env, discovered),
       cwd: io.cwd,
       env,
+      projectTrusted: trust === 'trusted',
       onDownloadProgress: progressBar,
       ...(options.attach ? { attachments: options.attach } : {}),
       ...(options.logs ? {} : { logging: false }),

@@ -5,6 +5,7 @@ import { openMemoryAdmin, type MemoryRecord } from '../app/memory-admin.js';
 import { ConfigError, describeError, ExitCode } from '../types/errors.js';
 import { inertText } from '../util/terminal-text.js';
 import type { CliIo } from './main.js';
+import { projectEnvAllowed } from './project-trust-gate.js';
 
 interface MemoryArgs {
   action: 'list' | 'search' | 'forget' | 'export';
@@ -75,7 +76,12 @@ export async function runMemoryCli(argv: readonly string[], io: CliIo): Promise<
   try {
     opened = await openMemoryAdmin({
       cwd: io.cwd,
-      env: loadUserEnv({ cwd: io.cwd, env: io.env, home }),
+      env: loadUserEnv({
+        cwd: io.cwd,
+        env: io.env,
+        home,
+        projectEnv: projectEnvAllowed(io),
+      }),
       home,
       user: args.user,
       ...(args.config === undefined ? {} : { config: args.config }),

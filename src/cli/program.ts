@@ -46,6 +46,8 @@ export interface CliOptions {
   allowedHost?: string[];
   open: boolean;
   showSchema: boolean;
+  /** `--trust-project`: use the working folder's config and .env this run without asking. */
+  trustProject: boolean;
 }
 
 const positiveSeconds = (value: string): number => {
@@ -74,6 +76,7 @@ Examples:
   $ massgen --attach photo.png --attach talk.mp3 "What is in these?"   # media in (docs/multimodal.md)
   $ massgen --validate team.yaml [--json]
   $ massgen --setup                          # choose providers, keys and a team once
+  $ massgen trust [DIR]                      # trust a folder's .massgen/config.yaml and .env (massgen trust --help)
   $ massgen --config @examples/teams/three_mixed "question"
   $ massgen --list-examples
   $ massgen --example basic/three_agents > team.yaml
@@ -90,6 +93,8 @@ Examples:
 
 Without --config: ./.massgen/config.yaml, then ~/.config/massgen/config.yaml (massgen --setup),
 else two agents on a local model. Keys: environment, then ./.env, then ~/.config/massgen/.env.
+A folder's own .massgen/config.yaml and .env are used only once you trust it: asked on a terminal,
+else massgen trust [DIR] (massgen trust --help).
 
 Exit codes: 0 success, 1 configuration or usage error, 2 run failed,
             3 timed out with no answer, 130 interrupted.
@@ -153,6 +158,11 @@ export function buildProgram(): Command {
     .option(
       '--keep-worktrees',
       "write_mode: worktree: keep the agents' checkouts and branches after the run",
+      false,
+    )
+    .option(
+      '--trust-project',
+      "use the working folder's .massgen/config.yaml and .env this run without asking (nothing is remembered; massgen trust remembers)",
       false,
     )
     .option('--validate <file>', 'check a config file without running it')

@@ -83,6 +83,8 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
 export interface ServeCommandIo {
   cwd: string;
   env: Env;
+  /** Which of the working folder's configs may be offered as models (those of a trusted folder). */
+  projectConfigs: (file: string) => boolean;
   stdout: Write;
   stderr: Write;
   /** Resolves when the server should stop (Ctrl-C, SIGTERM). */
@@ -141,6 +143,7 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
       ...(launch ? { launch } : {}),
       cwd: io.cwd,
       env: io.env,
+      projectConfigs: io.projectConfigs,
       config: options.config,
       host: options.host,
       port: options.port,

@@ -4,11 +4,12 @@ import { loadUserEnv, runScrubber } from '../app/essentials.js';
 import { ExitCode } from '../types/errors.js';
 import { inertText } from '../util/terminal-text.js';
 import type { CliIo } from './main.js';
+import { projectEnvAllowed } from './project-trust-gate.js';
 
 /** What every subcommand dispatcher (`batch`, `mcp`, `step`…) needs before it parses its own argv. */
 export interface SubcommandSetup {
   home: string;
-  /** The process env with the user's `.env` files loaded, as a run sees it. */
+  /** The process env with the user's `.env` files loaded (the working folder's when it is trusted), as a run sees it. */
   env: Record<string, string | undefined>;
   /** What is printed quotes questions, answers and errors: scrubbed of secrets and shown inert. */
   scrub: (text: string) => string;
@@ -16,7 +17,8 @@ export interface SubcommandSetup {
 
 export function setUpSubcommand(io: CliIo): SubcommandSetup {
   const home = io.home ?? os.homedir();
-  const env = loadUserEnv({ cwd: io.cwd, env: io.env, home });
+  const projectEnv = projectEnvAllowed(io);
+  const env = loadUserEnv({ cwd: io.cwd, env: io.env, home, projectEnv });
   const scrubber = runScrubber(null, env);
   return { home, env, scrub: (text: string) => inertText(scrubber.text(text)) };
 }

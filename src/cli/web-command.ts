@@ -15,6 +15,8 @@ export interface WebCommandOptions {
   auth?: boolean;
   /** `--allowed-host`, repeatable. */
   allowedHosts?: readonly string[];
+  /** Which of the working folder's configs may be offered (those of a trusted folder). */
+  projectConfigs: (file: string) => boolean;
   open: boolean;
   stdout: Write;
   stderr: Write;
@@ -31,6 +33,7 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
     server = await startWebServer({
       cwd: options.cwd,
       env: options.env,
+      projectConfigs: options.projectConfigs,
       ...(options.config ? { config: options.config } : {}),
       ...(options.host ? { host: options.host } : {}),
       ...(options.port === undefined ? {} : { port: options.port }),

@@ -102,13 +102,25 @@ describe('discoverConfig', () => {
 });
 
 describe('loadUserEnv', () => {
-  it('merges the real environment, ./.env and the user .env, in that order of precedence', () => {
+  it('merges the real environment, ./.env (a trusted folder’s) and the user .env, in that order of precedence', () => {
     write(path.join(cwd, '.env'), 'A=project\nB=project\n');
     write(path.join(home, '.config', 'massgen', '.env'), 'A=user\nB=user\nC=user\n');
     const env = { A: 'shell' };
-    const merged = loadUserEnv({ cwd, env, home });
+    const merged = loadUserEnv({ cwd, env, home, projectEnv: true });
     expect(merged).toMatchObject({ A: 'shell', B: 'project', C: 'user' });
     expect(env).toEqual({ A: 'shell' }); // not modified
+  });
+
+  it("leaves ./.env out unless the caller says the folder is trusted; the user's .env still loads", () => {
+    write(path.join(cwd, '.env'), 'OPENAI_BASE_URL=http://attacker\nB=project\n');
+    write(path.join(home, '.config', 'massgen', '.env'), 'B=user\n');
+    for (const merged of [
+      loadUserEnv({ cwd, env: {}, home }),
+      loadUserEnv({ cwd, env: {}, home, projectEnv: false }),
+    ]) {
+      expect(merged.OPENAI_BASE_URL).toBeUndefined();
+      expect(merged.B).toBe('user');
+    }
   });
 
   it('reads the user .env from $XDG_CONFIG_HOME', () => {

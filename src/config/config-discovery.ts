@@ -68,16 +68,20 @@ export function discoverConfig(options: DiscoveryOptions): DiscoveredConfig | nu
 }
 
 /**
- * The environment a run sees: the real environment, then `./.env`, then the user-level `.env`
+ * The environment a run sees: the real environment, then `./.env` when `projectEnv` allows it (the
+ * working folder is trusted: see `project-trust.ts`), then the user-level `.env`
  * (`~/.config/massgen/.env`, where `massgen --setup` stores keys). Earlier sources win, so a shell
  * export beats both files and a project's `.env` beats the user's. Nothing is written to `process.env`.
  *
  * @throws {ConfigError} when one of the `.env` files exists but cannot be read.
  */
-export function loadUserEnv(options: DiscoveryOptions): Record<string, string | undefined> {
+export function loadUserEnv(
+  options: DiscoveryOptions & { projectEnv?: boolean },
+): Record<string, string | undefined> {
   const env = options.env ?? process.env;
   const home = options.home ?? os.homedir();
-  return loadDotEnv(userConfigDir(env, home), loadDotEnv(options.cwd, env));
+  const base = options.projectEnv === true ? loadDotEnv(options.cwd, env) : { ...env };
+  return loadDotEnv(userConfigDir(env, home), base);
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -297,7 +297,7 @@ describe('--no-logs and .env', () => {
     expect(fs.readdirSync(cwd)).toEqual(['config.yaml']);
   });
 
-  it('.env in the working directory supplies ${VAR} in the config and the API key', async () => {
+  it('.env in the (trusted) working directory supplies ${VAR} in the config and the API key', async () => {
     const dotenvKey = 'sk-dotenv-KEY987654321';
     fake.server.setHandler(() => ({ text: 'dotenv ok' }));
     const cwd = makeWorkdir();
@@ -318,6 +318,8 @@ describe('--no-logs and .env', () => {
       },
     });
 
+    // A folder's own .env is loaded once the folder is trusted (test/e2e/project-trust.test.ts).
+    expect((await runCli(['trust'], { cwd })).code).toBe(0);
     const result = await runCli(['--config', 'config.yaml', '--automation', 'Which model?'], { cwd });
 
     expect(result.stderr).toBe('');

@@ -84,13 +84,16 @@ const sessionIds = (cwd: string): string[] =>
 const bodyText = (body: FakeChatRequestBody | null): string => JSON.stringify(body?.messages ?? []);
 
 describe('interactive mode (built CLI, piped stdin)', () => {
-  it('bare `massgen` opens a session when ./.massgen/config.yaml exists', async () => {
+  it('bare `massgen` opens a session when ./.massgen/config.yaml exists (in a trusted folder)', async () => {
     const cwd = teamWorkdir();
     fs.mkdirSync(path.join(cwd, '.massgen'), { recursive: true });
     fs.renameSync(path.join(cwd, 'config.yaml'), path.join(cwd, '.massgen', 'config.yaml'));
+    // Without a terminal a project config is used only in a folder the user trusted.
+    expect((await runCli(['trust'], { cwd })).code).toBe(0);
     const cli = startInteractive([], cwd);
     cli.type('/status', '/quit');
     const result = await cli.result;
+    expect(result.stderr).toContain('massgen: using project config ./.massgen/config.yaml (trusted)\n');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
       /MassGen interactive — 2 agents: alpha \(chatcompletion\/model-alpha\), beta/,

@@ -19,6 +19,7 @@ import {
   finalAnswerOf,
   makeWorkdir,
   persona,
+  runCli,
   toolNames,
   waitFor,
   writeConfig,
@@ -441,6 +442,8 @@ describe.skipIf(!hasChromium || !built)('a run that cannot start, in a real brow
       'keys.yaml',
     );
     writeConfig(cwd, { agents: [agentEntry('a', fake.server.url)] }, 'local.yaml');
+    // The folder's own configs are offered once it is trusted (test/e2e/project-trust.test.ts).
+    expect((await runCli(['trust'], { cwd })).code).toBe(0);
     const { cli, url } = await startWeb(cwd, ['--config', 'keys.yaml'], { timeoutMs: 120_000 });
     const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
     try {

@@ -192,6 +192,8 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
       'broken.yaml',
     );
     const validate = await runCli(['--validate', 'broken.yaml'], { cwd });
+    // The folder's own configs are offered once it is trusted (test/e2e/project-trust.test.ts).
+    expect((await runCli(['trust'], { cwd })).code).toBe(0);
     const { cli, url } = await startWeb(cwd);
     const page = await newPage(chrome.browser);
     try {

@@ -1,4 +1,4 @@
-import { loadDotEnv, type PreparedRun } from '../../app/index.js';
+import type { PreparedRun } from '../../app/index.js';
 import {
   createSessionRunner,
   type Session,
@@ -61,7 +61,8 @@ export function openRunner(
     return createSessionRunner({
       ...runnerOptions,
       cwd: io.cwd,
-      env: loadDotEnv(io.cwd, io.env),
+      // Already holds the `.env` files the CLI may load: a folder's own only when it is trusted.
+      env: io.env,
     });
   } catch (error) {
     printError(io.stderr, error, options.debug);

@@ -31,6 +31,11 @@ export interface OpenAIAppOptions {
   /** The config `model: "massgen"` runs: a path (relative to `cwd`) or `@examples/NAME`. */
   config: string;
   /**
+   * Which of the working folder's own configs (`*.yaml` there and in `.massgen/`) are offered as
+   * `massgen/<name>` models, by absolute path (default: all). The CLI allows those of a trusted folder.
+   */
+  projectConfigs?: (file: string) => boolean;
+  /**
    * When set, every request but `GET /health` must carry `Authorization: Bearer <apiKey>`. Unset, the
    * handler asks for no key (`startServeServer` generates one; a handler you mount is yours to guard).
    */
@@ -59,6 +64,8 @@ export interface OpenAIAppOptions {
 export interface ServedModel {
   id: string;
   file: string;
+  /** One of the working folder's own configs (offered only while `projectConfigs` allows it). */
+  project?: true;
 }
 
 /**
@@ -76,9 +83,13 @@ const configFile = (cwd: string, ref: string) =>
  * in the working directory and `.massgen/` and each bundled example — the configs `massgen --web`
  * offers, and no others.
  */
-export function servedModels(cwd: string, config: string): ServedModel[] {
+export function servedModels(
+  cwd: string,
+  config: string,
+  project?: (file: string) => boolean,
+): ServedModel[] {
   const models: ServedModel[] = [{ id: 'massgen', file: configFile(cwd, config) }];
-  for (const choice of configChoices(cwd)) {
+  for (const choice of configChoices(cwd, undefined, project)) {
     const name = isExampleRef(choice.ref)
       ? choice.ref.replace(/^@examples\//, '')
       : choice.ref.replace(/\.ya?ml$/, '');
@@ -106,6 +117,7 @@ class ModelCatalog {
     private readonly cwd: string,
     private readonly main: ServedModel,
     private readonly onListed?: (models: readonly ServedModel[]) => void,
+    private readonly project: (file: string) => boolean = () => true,
   ) {}
 
   /** The current list (the first call waits for it; later ones never do). */
@@ -117,7 +129,10 @@ class ModelCatalog {
 
   /** The model `id`; a name not in the list is looked for once more (a config added a moment ago). */
   async find(id: string): Promise<ServedModel | undefined> {
-    return (await this.list()).find((m) => m.id === id) ?? (await this.refresh()).find((m) => m.id === id);
+    const model =
+      (await this.list()).find((m) => m.id === id) ?? (await this.refresh()).find((m) => m.id === id);
+    // A folder's config is asked about again: the list may be a second old, the file changed since.
+    return model && (model.project !== true || this.project(model.file)) ? model : undefined;
   }
 
   refresh(): Promise<ServedModel[]> {
@@ -129,14 +144,15 @@ class ModelCatalog {
 
   private async build(): Promise<ServedModel[]> {
     const models = [this.main];
-    const add = (id: string, file: string) => {
-      if (!models.some((m) => m.id === id)) models.push({ id, file });
+    const add = (id: string, file: string, project?: true) => {
+      if (!models.some((m) => m.id === id)) models.push({ id, file, ...(project ? { project } : {}) });
     };
     for (const dir of ['.', '.massgen']) {
       const names = await readdir(path.join(this.cwd, dir)).catch(() => [] as string[]);
       for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
         const ref = dir === '.' ? name : `${dir}/${name}`;
-        add(`massgen/${ref.replace(/\.ya?ml$/, '')}`, path.resolve(this.cwd, ref));
+        const file = path.resolve(this.cwd, ref);
+        if (this.project(file)) add(`massgen/${ref.replace(/\.ya?ml$/, '')}`, file, true);
       }
     }
     this.examples ??= listExampleModels();
@@ -183,7 +199,12 @@ export function createOpenAIApp(
   const inFlight = new Set<AbortController>();
   const hosts = internal.hosts ?? new HostAllowList(undefined, options.allowedHosts ?? []);
   const mainConfigFile = configFile(cwd, options.config);
-  const catalog = new ModelCatalog(cwd, { id: 'massgen', file: mainConfigFile }, internal.onModelsListed);
+  const catalog = new ModelCatalog(
+    cwd,
+    { id: 'massgen', file: mainConfigFile },
+    internal.onModelsListed,
+    options.projectConfigs,
+  );
   const app = new Hono();
 
   app.onError((error, c) =>

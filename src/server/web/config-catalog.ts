@@ -39,6 +39,8 @@ export class ConfigCatalog {
     private readonly cwd: string,
     private readonly env: Env,
     private readonly flag?: string,
+    /** Which of the folder's own configs may be listed (by absolute path). */
+    private readonly project: (file: string) => boolean = () => true,
   ) {}
 
   /** The current listing (the first call waits for it; later ones never do). */
@@ -74,7 +76,8 @@ export class ConfigCatalog {
       const names = await readdir(path.join(this.cwd, dir)).catch(() => [] as string[]);
       for (const name of names.filter((n) => YAML.test(n)).sort()) {
         const ref = dir === '.' ? name : `${dir}/${name}`;
-        add({ ref, label: ref, source: 'project' }, path.resolve(this.cwd, ref));
+        if (this.project(path.resolve(this.cwd, ref)))
+          add({ ref, label: ref, source: 'project' }, path.resolve(this.cwd, ref));
       }
     }
     this.examples ??= exampleFiles();

@@ -58,6 +58,11 @@ export interface WebAppOptions {
   env: Env;
   /** A config given with `--config`, offered first. */
   config?: string;
+  /**
+   * Which of the working folder's own configs (`*.yaml` there and in `.massgen/`) may be offered and
+   * run, by absolute path (default: all). The CLI allows those of a folder the user trusted.
+   */
+  projectConfigs?: (file: string) => boolean;
   /** When set, every request must carry it (header, `?token=` or the cookie set from it). */
   authToken?: string;
   /** The `Host` values answered (default: the loopback names, on any port). */
@@ -119,13 +124,16 @@ export function createWebApp(options: WebAppOptions) {
   const { cwd, env } = options;
   const staticDir = options.staticDir ?? STATIC_DIR;
   // The configs with whether each can run here: listed and parsed off the event loop, cached.
-  const catalog = new ConfigCatalog(cwd, env, options.config);
+  const project = options.projectConfigs ?? (() => true);
+  const catalog = new ConfigCatalog(cwd, env, options.config, project);
   const allowed = (ref: string): string | null => {
     const choice =
       catalog.cached()?.find((c) => c.ref === ref) ??
-      configChoices(cwd, options.config).find((c) => c.ref === ref);
+      configChoices(cwd, options.config, project).find((c) => c.ref === ref);
     if (!choice) return null;
-    return isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
+    const file = isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
+    // Asked again at run time: the listing may be a second old, the file changed since.
+    return choice.source !== 'project' || project(file) ? file : null;
   };
   const hub = new RunHub({
     cwd,
