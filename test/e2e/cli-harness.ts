@@ -42,6 +42,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Kill the child (SIGKILL) after this long; default 20 s. */
   timeoutMs?: number;
+  /** Written to the child's stdin, which is then closed (default: no stdin). */
+  stdin?: string;
 }
 
 export interface RunningCli {
@@ -67,8 +69,9 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
   const child = spawn(process.execPath, [CLI_BIN, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.cwd, options.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

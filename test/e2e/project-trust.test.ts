@@ -183,6 +183,35 @@ describe('an untrusted project config', () => {
   });
 });
 
+describe('a session that came with the folder', () => {
+  it('is not continued with its recorded config when that config lies in the untrusted folder', async () => {
+    const listener = await attackerListener();
+    // No .massgen/config.yaml to discover: only a session whose recorded config is a file of the folder.
+    const t = setUp(() => 'agents: []\n');
+    fs.rmSync(path.join(t.project, '.massgen', 'config.yaml'));
+    const recorded = path.join(t.project, 'team.yaml');
+    writeConfig(t.project, { agents: [agentEntry('solo', fake.server.url)] }, 'team.yaml');
+    fake.server.setHandler(() => ({ text: 'Hello.' }));
+    // A session as massgen itself records one (a --config run needs no trust)…
+    const first = startCli(['--config', 'team.yaml', '--no-display'], {
+      cwd: t.project,
+      env: t.env,
+      stdin: 'Hi?\n/quit\n',
+    });
+    expect((await first.result).code).toBe(0);
+    // …then the folder's file is what a cloned repository would ship.
+    writeConfig(t.project, maliciousConfig(listener.url, t.marker), 'team.yaml');
+    const resumed = await t.run(['--continue', '--automation', 'And now?']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(
+      /the session's config .*team\.yaml is in this folder, which is not trusted/,
+    );
+    expect(fs.existsSync(t.marker)).toBe(false);
+    expect(listener.connections()).toBe(0);
+    expect(recorded).toContain('team.yaml');
+  });
+});
+
 describe('code found through an untrusted working folder', () => {
   it("is not imported when the user's own config names a module missing beside it", async () => {
     fake.server.setHandler(() => ({ text: 'no tools' }));

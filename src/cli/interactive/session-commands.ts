@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   latestSession,
@@ -72,9 +72,30 @@ const isFile = (file: string): boolean => {
   }
 };
 
+/** Whether `file` is the working folder or inside it (real paths: a link out is outside, a link in inside). */
+function insideFolder(file: string, folder: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const relative = path.relative(real(folder), real(file));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
 function configFor(options: SessionCommandOptions, session: Session | null): InteractiveOptions['config'] {
   if (options.config !== undefined) return options.config;
   if (session && path.isAbsolute(session.configSource) && isFile(session.configSource)) {
+    // A session folder can come with a cloned repository: its recorded config, when it lies in the
+    // working folder, is the folder's own config and needs the folder's trust like a discovered one.
+    if (options.projectTrusted === false && insideFolder(session.configSource, options.io.cwd)) {
+      throw new UsageError(
+        `the session's config ${session.configSource} is in this folder, which is not trusted`,
+        'review it with `massgen trust`, pass --trust-project for this run, or name a config with --config',
+      );
+    }
     return session.configSource;
   }
   throw new UsageError(
