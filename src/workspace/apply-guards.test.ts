@@ -275,6 +275,32 @@ describe.skipIf(noGit)(`bringing a checkout's changes back safely${skipped}`, ()
   });
 });
 
+describe.skipIf(noGit)(`when bringing the changes back fails outright${skipped}`, () => {
+  it('keeps the winner’s checkout and branch and names them, with the commands, in the error', async () => {
+    const repo = userRepo();
+    const { isolation, view } = await isolate(repo, 'g8');
+    write(view, { 'notes.txt': lines('by the agent') });
+    const failing: Reviewer = {
+      awaitsReview: true,
+      review: () => Promise.reject(new Error('the review desk went away')),
+    };
+    const error = await isolation
+      .conclude({ winnerId: 'a', emit: () => undefined, signal: new AbortController().signal }, failing, null)
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.message).toContain(
+      `${repo}: the review desk went away; kept a's checkout ${view} (branch massgen/g8/a); to apply by hand: cd '${repo}'`,
+    );
+    expect(error?.message).toMatch(/git diff --binary [0-9a-f]{40} 'massgen\/g8\/a' -- '\.' \| git apply/);
+    await isolation.dispose();
+    expect(run(repo, 'branch', '--list', 'massgen/*')).toBe('+ massgen/g8/a');
+    expect(read(view, 'notes.txt')).toBe(lines('by the agent'));
+    expect(read(repo, 'notes.txt')).toBe(lines('my notes'));
+  });
+});
+
 describe.skipIf(noGit)(`git's environment${skipped}`, () => {
   it('gives git and the programs it runs no API key, and no GIT_* variable of the caller’s to redirect it', async () => {
     const repo = userRepo();

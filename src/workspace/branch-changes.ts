@@ -60,12 +60,11 @@ export async function readChanges(source: ChangeSource): Promise<FileChange[]> {
   if (listed.code !== 0) throw new Error(`git diff failed: ${listed.stderr.trim()}`);
   const raw = parseRawDiff(listed.stdout).flatMap((change) => unprotected(change, source));
   const inFolder = (repoPath: string) => (sub === '' ? repoPath : path.posix.relative(sub, repoPath));
-  const added = new Set(raw.filter((c) => c.letter !== 'D').map((c) => c.path));
-  const removed = new Set(
+  // The folders that lose files, and those that gain some: a path among them was (or becomes) a folder.
+  const emptied = folders(
     raw.filter((c) => c.letter === 'D' || c.letter === 'R').map((c) => c.from ?? c.path),
   );
-  const hasUnder = (set: ReadonlySet<string>, folder: string) =>
-    [...set].some((p) => p.startsWith(`${folder}/`));
+  const filled = folders(raw.filter((c) => c.letter !== 'D').map((c) => c.path));
 
   const files: FileChange[] = [];
   for (const change of raw) {
@@ -73,9 +72,8 @@ export async function readChanges(source: ChangeSource): Promise<FileChange[]> {
     let before = kindOfMode(change.oldMode);
     let after = kindOfMode(change.newMode);
     // A folder replaced by a file or link (its files deleted), or the reverse, is one change of type.
-    if (change.letter === 'A' && hasUnder(removed, change.path))
-      [status, before] = ['type-changed', 'folder'];
-    if (change.letter === 'D' && hasUnder(added, change.path)) [status, after] = ['type-changed', 'folder'];
+    if (change.letter === 'A' && emptied.has(change.path)) [status, before] = ['type-changed', 'folder'];
+    if (change.letter === 'D' && filled.has(change.path)) [status, after] = ['type-changed', 'folder'];
     const shown = inFolder(change.path);
     const file: FileChange = {
       path: shown,
@@ -133,6 +131,15 @@ export async function readChanges(source: ChangeSource): Promise<FileChange[]> {
     });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Every folder above each of `paths`. */
+function folders(paths: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    for (let i = p.indexOf('/'); i !== -1; i = p.indexOf('/', i + 1)) out.add(p.slice(0, i));
+  }
+  return out;
 }
 
 /**

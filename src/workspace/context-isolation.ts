@@ -281,7 +281,7 @@ export class ContextIsolation {
   /** With a checkout kept, the run's folder stays; only the other agents' emptied folders go. */
   private async removeLeftovers(): Promise<void> {
     const keptAgents = new Set(this.keptCheckouts().map((c) => c.agentId));
-    for (const entry of await readdir(this.runDir, { withFileTypes: true })) {
+    for (const entry of await readdir(this.runDir, { withFileTypes: true }).catch(() => [])) {
       if (!entry.isDirectory() || keptAgents.has(entry.name) || entry.name.startsWith('repo-')) continue;
       if (entry.name === '.no-hooks') continue;
       await rm(path.join(this.runDir, entry.name), { recursive: true, force: true });
