@@ -6,7 +6,7 @@
  * changes is removed; the apply is all or nothing; and what does not come back stays in a kept
  * checkout named with the commands to apply it by hand.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -19,6 +19,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ContextIsolation, type Reviewer } from './context-isolation.js';
 import {
@@ -364,4 +365,43 @@ describe('the apply is all or nothing', () => {
     expect(statSync(path.join(folder, 'keep/c.txt')).mode & 0o111).toBe(0);
     expect(execFileSync('ls', ['-A', folder], { encoding: 'utf8' })).not.toContain('massgen-undo');
   });
+
+  // Root writes every folder, so the ordinary user's case runs as `nobody` (setpriv) when tests run as root.
+  const asRoot = process.getuid?.() === 0;
+  const drop = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'] : [];
+  const canDrop = !asRoot || spawnSync('setpriv', [...drop.slice(1), 'true']).status === 0;
+  it.skipIf(!canDrop)(
+    `as an ordinary user, a folder it may not write fails the apply half-way, and everything is undone${canDrop ? '' : ' (skipped: setpriv cannot run as nobody here)'}`,
+    () => {
+      const folder = tempDir('massgen-apply-user-');
+      write(folder, { 'a.txt': lines('a'), 'locked/b.txt': lines('b') });
+      if (asRoot) execFileSync('chown', ['-R', '65534:65534', folder]);
+      chmodSync(path.join(folder, 'locked'), 0o555);
+      const before = tree(folder);
+      const here = path.dirname(fileURLToPath(import.meta.url));
+      const script = `
+        import { runApply } from ${JSON.stringify(path.join(here, 'apply-transaction.ts'))};
+        await runApply(${JSON.stringify(folder)}, [
+          { op: 'write', rel: 'a.txt', content: Buffer.from('new a\\n'), executable: false, mode: 0o644 },
+          { op: 'write', rel: 'new.txt', content: Buffer.from('new\\n'), executable: false, mode: null },
+          { op: 'write', rel: 'locked/b.txt', content: Buffer.from('new b\\n'), executable: false, mode: 0o644 },
+        ]).then(() => console.log('applied'), (error) => console.log(error.message));
+      `;
+      const [program, ...args] = [
+        ...drop,
+        process.execPath,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+      ];
+      const child = spawnSync(program!, args, { cwd: path.join(here, '..', '..'), encoding: 'utf8' });
+      expect(child.stdout.trim()).toMatch(
+        /^locked\/b\.txt: EACCES: permission denied.*; everything written was undone$/,
+      );
+      expect(tree(folder)).toEqual(before);
+      chmodSync(path.join(folder, 'locked'), 0o755);
+    },
+  );
 });
