@@ -31,7 +31,7 @@ describe('the plain view of the winner’s changes', () => {
     expect(changesLine(event)).toBe(
       [
         '── changes to /p from a: 3 files (+3 −0) ──',
-        '   docs: type changed: folder → symbolic link → /tmp — a symbolic link to /tmp, outside the folder: only if picked by name',
+        '   docs: type changed: folder → symbolic link → /tmp — a symbolic link to /tmp, outside the folder: applied only when picked by name, never by "all"',
         '   run.sh: mode changed: now executable',
       ].join('\n'),
     );

@@ -1,4 +1,4 @@
-import { describeChange } from '../types/change-kind.js';
+import { describeChange, pickNote } from '../types/change-kind.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { computerActionArgs } from '../util/computer-action-args.js';
 import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
@@ -346,10 +346,7 @@ export function changesLine(event: RunEventOf<'changes.proposed'> | RunEventOf<'
     // Anything beyond a plain file edit is named (links with their targets, renames, mode and type changes).
     const notable = event.files
       .filter((f) => f.pickOnly !== undefined || !PLAIN.has(describeChange(f)))
-      .map(
-        (f) =>
-          `\n   ${f.path}: ${describeChange(f)}${f.pickOnly ? ` — ${f.pickOnly}: only if picked by name` : ''}`,
-      );
+      .map((f) => `\n   ${f.path}: ${describeChange(f)}${f.pickOnly ? ` — ${pickNote(f)}` : ''}`);
     return `── changes to ${event.contextPath} from ${event.agentId}: ${count} (+${added} −${removed})${event.awaitingReview ? ', waiting for review' : ''}${event.diffFile ? ` · diff: ${event.diffFile}` : ''} ──${notable.join('')}`;
   }
   const parts = [

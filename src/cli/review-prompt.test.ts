@@ -119,7 +119,7 @@ describe('the review prompt and the kinds of change', () => {
     term.input.write('n\n');
     await until(() => term.written().includes('Apply passwd?'));
     expect(term.written()).toContain(
-      '── passwd (added: symbolic link → /etc/passwd, +1 −0) ──\n!! a symbolic link to /etc/passwd, outside the folder: applied only if you answer y here; [a]ll leaves it out',
+      '── passwd (added: symbolic link → /etc/passwd, +1 −0) ──\n!! a symbolic link to /etc/passwd, outside the folder: applied only when picked by name, never by "all"',
     );
     term.input.write('a\n');
     await until(() => answers.length === 1);

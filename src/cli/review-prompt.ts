@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { PreparedRun } from '../app/index.js';
-import { describeChange } from '../types/change-kind.js';
+import { describeChange, pickNote } from '../types/change-kind.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { inertText } from '../util/terminal-text.js';
 
@@ -36,9 +36,8 @@ export function fileDiffText(file: Proposal['files'][number]): string {
       ? `, +${file.additions} −${file.deletions}`
       : '';
   const head = `── ${file.path} (${describeChange(file)}${counts}) ──`;
-  const warning = file.pickOnly
-    ? [`!! ${file.pickOnly}: applied only if you answer y here; [a]ll leaves it out`]
-    : [];
+  const note = pickNote(file);
+  const warning = note === null ? [] : [`!! ${note}`];
   const hunks = file.hunks.map((h) => `${h.header}${h.lines === '' ? '' : `\n${h.lines}`}`);
   return inertText([head, ...warning, ...hunks].join('\n'));
 }

@@ -51,3 +51,14 @@ function modeNote(before: EntryKind | null | undefined, after: EntryKind | null 
   if (before === 'executable') return ', no longer executable';
   return '';
 }
+
+/**
+ * Why "all" leaves a change out, and what picking it does: a link out of the folder is applied only when
+ * picked by name; a repository of its own never is (its note says so).
+ */
+export function pickNote(file: Pick<ChangedFile, 'pickOnly' | 'after'>): string | null {
+  if (file.pickOnly === undefined) return null;
+  return file.after === 'repository'
+    ? file.pickOnly
+    : `${file.pickOnly}: applied only when picked by name, never by "all"`;
+}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { describeChange } from '../../../src/types/change-kind.js';
+import { describeChange, pickNote } from '../../../src/types/change-kind.js';
 import { api } from '../api.js';
 import type { ReviewView } from '../permissions-view.js';
 
@@ -67,7 +67,7 @@ export function ReviewPanel({ runId, review, live }: { runId: string; review: Re
               {describeChange(file)}
               {file.binary ? ', binary' : ` +${file.additions} −${file.deletions}`}
             </span>
-            {file.pickOnly && <span className="warn"> — {file.pickOnly}: applied only if ticked</span>}
+            {file.pickOnly && <span className="warn"> — {pickNote(file)}</span>}
           </summary>
           {file.hunks.map((hunk, i) => (
             <pre key={i} className="hunk" aria-label={`${file.path} hunk ${i + 1}`}>
