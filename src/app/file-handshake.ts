@@ -1,3 +1,4 @@
+import { describeChange } from '../types/change-kind.js';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent, RunEventOf } from '../types/events.js';
@@ -191,6 +192,12 @@ export function createFileReviews(
         files: event.files.map((f) => ({
           path: f.path,
           status: f.status,
+          // What the change is in words: a link with its target, a rename, a mode or type change.
+          change: describeChange(f),
+          ...(f.from !== undefined ? { from: f.from } : {}),
+          ...(f.linkTarget !== undefined ? { link_target: f.linkTarget } : {}),
+          // Left out of {"apply": "all"}: applied only when its path is listed.
+          ...(f.pickOnly !== undefined ? { pick_only: f.pickOnly } : {}),
           additions: f.additions,
           deletions: f.deletions,
         })),
@@ -198,7 +205,7 @@ export function createFileReviews(
         timeout_seconds: timeoutMs / 1000,
         answer: {
           file: `${id}.answer.json`,
-          apply: '{"apply": "all"}, {"apply": "none"} or {"apply": ["path", …]}',
+          apply: '{"apply": "all"} (all but the pick_only ones), {"apply": "none"} or {"apply": ["path", …]}',
         },
       });
       cancels.push(

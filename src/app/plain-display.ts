@@ -1,3 +1,4 @@
+import { describeChange, pickNote } from '../types/change-kind.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { computerActionArgs } from '../util/computer-action-args.js';
 import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
@@ -331,13 +332,22 @@ export function summaryLine(event: Finished): string {
   }
 }
 
-/** One line about the winner's changes to an isolated context path (`write_mode: worktree`). */
+const PLAIN = new Set(['added', 'deleted', 'modified']);
+
+/**
+ * One line about the winner's changes to an isolated context path (`write_mode: worktree`), with a line
+ * more for each change that is not a plain file edit, and what was kept when they did not all come back.
+ */
 export function changesLine(event: RunEventOf<'changes.proposed'> | RunEventOf<'changes.applied'>): string {
   if (event.type === 'changes.proposed') {
     const added = event.files.reduce((n, f) => n + f.additions, 0);
     const removed = event.files.reduce((n, f) => n + f.deletions, 0);
     const count = `${event.files.length} file${event.files.length === 1 ? '' : 's'}`;
-    return `── changes to ${event.contextPath} from ${event.agentId}: ${count} (+${added} −${removed})${event.awaitingReview ? ', waiting for review' : ''}${event.diffFile ? ` · diff: ${event.diffFile}` : ''} ──`;
+    // Anything beyond a plain file edit is named (links with their targets, renames, mode and type changes).
+    const notable = event.files
+      .filter((f) => f.pickOnly !== undefined || !PLAIN.has(describeChange(f)))
+      .map((f) => `\n   ${f.path}: ${describeChange(f)}${f.pickOnly ? ` — ${pickNote(f)}` : ''}`);
+    return `── changes to ${event.contextPath} from ${event.agentId}: ${count} (+${added} −${removed})${event.awaitingReview ? ', waiting for review' : ''}${event.diffFile ? ` · diff: ${event.diffFile}` : ''} ──${notable.join('')}`;
   }
   const parts = [
     event.applied.length > 0 ? `applied ${event.applied.join(', ')}` : 'nothing applied',
@@ -346,6 +356,7 @@ export function changesLine(event: RunEventOf<'changes.proposed'> | RunEventOf<'
       : []),
     ...event.failed.map((f) => `${f.path} not applied: ${f.message}`),
     ...(event.skipped.length > 0 ? [`left out ${event.skipped.join(', ')}`] : []),
+    ...(event.kept ? [`kept ${event.kept.path} (branch ${event.kept.branch}) to apply by hand`] : []),
   ];
   return `── ${event.contextPath}: ${parts.join('; ')} (chosen by: ${event.by}) ──`;
 }

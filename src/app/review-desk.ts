@@ -69,17 +69,18 @@ export class ReviewDesk {
   }
 }
 
-/** The winner's changes to isolated context paths, and the checkouts `--keep-worktrees` left. */
+/** The winner's changes to isolated context paths, and the checkouts left (`--keep-worktrees`, or work that did not come back). */
 export function isolationResult(
   workspaces: RunWorkspaces | null,
 ): Pick<RunResult, 'changes' | 'keptWorktrees'> {
   const isolated = workspaces?.isolatedPaths;
   if (!isolated) return {};
+  const kept = isolated.keptCheckouts();
   return {
     changes: isolated.outcomes.map((o) => ({ ...o })),
-    ...(isolated.keep
+    ...(kept.length > 0
       ? {
-          keptWorktrees: isolated.checkouts().map((c) => ({
+          keptWorktrees: kept.map((c) => ({
             agentId: c.agentId,
             contextPath: c.original,
             path: c.root,

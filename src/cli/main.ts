@@ -562,16 +562,22 @@ function printChanges(io: CliIo, result: RunResult, automation: boolean, recap: 
           `CHANGES: ${change.contextPath}: applied=${change.applied.length} conflicts=${change.conflicts.length} failed=${change.failed.length} skipped=${change.skipped.length} diff=${change.diffFile ?? '-'}\n`,
         ),
       );
-      continue;
-    }
-    if (change.conflicts.length > 0)
+    } else if (change.conflicts.length > 0) {
       io.stderr(
         inertText(
           `massgen: ${change.contextPath}: conflicts in ${change.conflicts.join(', ')}: resolve the <<<<<<< markers\n`,
         ),
       );
+    }
+    // Refusals and a kept checkout matter in every mode: the work is not where the user expects it.
     for (const failed of change.failed)
       io.stderr(inertText(`massgen: ${change.contextPath}: ${failed.path} not applied: ${failed.message}\n`));
+    if (change.kept)
+      io.stderr(
+        inertText(
+          `massgen: ${change.contextPath}: the winner's changes are kept in ${change.kept.path} (branch ${change.kept.branch}); by hand:\n${change.kept.commands.map((c) => `  ${c}\n`).join('')}`,
+        ),
+      );
   }
   for (const kept of result.keptWorktrees ?? [])
     io.stderr(

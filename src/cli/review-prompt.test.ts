@@ -1,22 +1,23 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventInput } from '../types/events.js';
+import type { ChangedFile } from '../types/permission-events.js';
 import { approvalQuestion } from './approval-prompt.js';
 import { createReviewPrompt, fileDiffText } from './review-prompt.js';
 
 let seq = 0;
 const ev = (input: RunEventInput): RunEvent => ({ ...input, runId: 'r', seq: seq++, ts: 0 }) as RunEvent;
 
-const file = (path: string, lines = '-old\n+new') => ({
+const file = (path: string, lines = '-old\n+new'): ChangedFile => ({
   path,
-  status: 'modified' as const,
+  status: 'modified',
   binary: false,
   additions: 1,
   deletions: 1,
   hunks: [{ header: '@@ -1 +1 @@', lines }],
 });
 
-const proposed = (files: ReturnType<typeof file>[]) =>
+const proposed = (files: ChangedFile[]) =>
   ev({
     type: 'changes.proposed',
     agentId: 'a',
@@ -80,6 +81,66 @@ describe('the review prompt', () => {
     expect(fileDiffText({ ...file('x.bin'), binary: true, hunks: [] })).toBe(
       '── x.bin (modified, binary) ──',
     );
+  });
+});
+
+describe('the review prompt and the kinds of change', () => {
+  const link = (path: string, target: string, pickOnly?: string): ChangedFile => ({
+    path,
+    status: 'added',
+    before: null,
+    after: 'symlink',
+    linkTarget: target,
+    ...(pickOnly ? { pickOnly } : {}),
+    binary: false,
+    additions: 1,
+    deletions: 0,
+    hunks: [{ header: '@@ -0,0 +1 @@', lines: `+${target}` }],
+  });
+
+  it('says what each change is, warns of a link out of the folder, and "all" leaves that link out', async () => {
+    const answers: unknown[] = [];
+    const term = terminal();
+    const prompt = createReviewPrompt(
+      { respondToReview: (id, files, by) => (answers.push([id, files, by]), true) },
+      term,
+    );
+    const outside = 'a symbolic link to /etc/passwd, outside the folder';
+    prompt.handle(
+      proposed([
+        { ...file('docs'), status: 'type-changed', before: 'folder', after: 'symlink', linkTarget: '/tmp' },
+        link('passwd', '/etc/passwd', outside),
+        link('ok', 'docs/guide.md'),
+        { ...file('new.md'), status: 'renamed', from: 'old.md', before: 'file', after: 'file' },
+      ]),
+    );
+    await until(() => term.written().includes('Apply docs?'));
+    expect(term.written()).toContain('── docs (type changed: folder → symbolic link → /tmp, +1 −1) ──');
+    term.input.write('n\n');
+    await until(() => term.written().includes('Apply passwd?'));
+    expect(term.written()).toContain(
+      '── passwd (added: symbolic link → /etc/passwd, +1 −0) ──\n!! a symbolic link to /etc/passwd, outside the folder: applied only when picked by name, never by "all"',
+    );
+    term.input.write('a\n');
+    await until(() => answers.length === 1);
+    expect(answers[0]).toEqual(['changes-1', ['ok', 'new.md'], 'terminal']);
+    expect(fileDiffText({ ...file('new.md'), status: 'renamed', from: 'old.md' })).toMatch(
+      /^── new\.md \(renamed from old\.md, \+1 −1\) ──/,
+    );
+    prompt.close();
+
+    const picked: unknown[] = [];
+    const again = terminal();
+    const second = createReviewPrompt(
+      { respondToReview: (id, files, by) => (picked.push([id, files, by]), true) },
+      again,
+    );
+    second.handle(proposed([link('passwd', '/etc/passwd', outside)]));
+    await until(() => again.written().includes('Apply passwd?'));
+    again.input.write('y\n');
+    await until(() => picked.length === 1);
+    expect(picked[0]).toEqual(['changes-1', ['passwd'], 'terminal']);
+    second.close();
   });
 });
 

@@ -1,12 +1,15 @@
 import { createInterface } from 'node:readline';
 import type { PreparedRun } from '../app/index.js';
+import { describeChange, pickNote } from '../types/change-kind.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { inertText } from '../util/terminal-text.js';
 
 /**
  * `--review` on a terminal: the winner's changes to an isolated context path (`write_mode: worktree`)
- * shown file by file, hunk by hunk, and for each file the question whether to apply it —
- * `y` yes, `n` no, `a` this and every file after it, `q` none of the rest. Everything shown comes from
+ * shown file by file, hunk by hunk, each with its kind (added, deleted, modified, renamed, mode or type
+ * changed, a link with its target), and for each file the question whether to apply it — `y` yes, `n` no,
+ * `a` this and every file after it (except those to be picked by name: a link out of the folder, a
+ * repository of its own), `q` none of the rest. Everything shown comes from
  * files an agent wrote, so it is made inert. Ctrl-C applies nothing and cancels the run; the input
  * ending applies what was chosen so far.
  */
@@ -25,11 +28,18 @@ export interface ReviewPrompt {
   close(): void;
 }
 
-/** The diff of one file as the terminal shows it. */
+/** The diff of one file as the terminal shows it: its kind (a link with its target, a rename, …), then its hunks. */
 export function fileDiffText(file: Proposal['files'][number]): string {
-  const head = `── ${file.path} (${file.status}${file.binary ? ', binary' : `, +${file.additions} −${file.deletions}`}) ──`;
+  const counts = file.binary
+    ? ', binary'
+    : file.additions + file.deletions > 0
+      ? `, +${file.additions} −${file.deletions}`
+      : '';
+  const head = `── ${file.path} (${describeChange(file)}${counts}) ──`;
+  const note = pickNote(file);
+  const warning = note === null ? [] : [`!! ${note}`];
   const hunks = file.hunks.map((h) => `${h.header}${h.lines === '' ? '' : `\n${h.lines}`}`);
-  return inertText([head, ...hunks].join('\n'));
+  return inertText([head, ...warning, ...hunks].join('\n'));
 }
 
 export function createReviewPrompt(
@@ -81,7 +91,11 @@ export function createReviewPrompt(
         `${inertText(`Apply ${file.path}?`)} [y]es / [n]o / [a]ll from here / [q]uit (none of the rest): `,
         (answer) => {
           const key = answer.trim().toLowerCase()[0];
-          if (key === 'a') return finish([...chosen, ...proposal.files.slice(index).map((f) => f.path)]);
+          if (key === 'a') {
+            // "All" never takes a change that must be picked by name (a link out of the folder).
+            const rest = proposal.files.slice(index).filter((f) => f.pickOnly === undefined);
+            return finish([...chosen, ...rest.map((f) => f.path)]);
+          }
           if (key === 'q') return finish(chosen);
           if (key === 'y') chosen.push(file.path);
           index++;

@@ -66,10 +66,31 @@ export const ToolPermissionDecidedSchema = z.object({
 /** One hunk of a file's diff: its `@@ … @@` header and its lines (with their ` `, `+`, `-` marks). */
 export const ChangeHunkSchema = z.object({ header: z.string(), lines: z.string() });
 
+/** What a path is on one side of a change: a file (executable or not), a link, a folder, or a git repository of its own. */
+export const EntryKindSchema = z.enum(['file', 'executable', 'symlink', 'folder', 'repository']);
+export type EntryKind = z.infer<typeof EntryKindSchema>;
+
 export const ChangedFileSchema = z.object({
   /** Relative to the context path. */
   path: z.string(),
-  status: z.enum(['added', 'modified', 'deleted']),
+  /**
+   * `renamed`: moved from {@link from} (perhaps edited too); `mode-changed`: only the executable bit;
+   * `type-changed`: a file, link, folder or repository became another kind (`before` → `after`).
+   */
+  status: z.enum(['added', 'modified', 'deleted', 'renamed', 'mode-changed', 'type-changed']),
+  /** A renamed file's old path (relative to the context path). */
+  from: z.string().optional(),
+  /** What the path was when the run began (null: nothing). */
+  before: EntryKindSchema.nullable().optional(),
+  /** What the path is in the winner's checkout (null: nothing). */
+  after: EntryKindSchema.nullable().optional(),
+  /** A symbolic link's target, as the link holds it. */
+  linkTarget: z.string().optional(),
+  /**
+   * Why "apply all" leaves this change out (a link that leads outside the folder, a repository of its
+   * own): it is applied only when a reviewer picks this path by name, if at all.
+   */
+  pickOnly: z.string().optional(),
   binary: z.boolean(),
   additions: z.int().nonnegative(),
   deletions: z.int().nonnegative(),
@@ -96,6 +117,18 @@ export const ChangesProposedSchema = z.object({
   awaitingReview: z.boolean(),
 });
 
+/** A checkout left in place so no work is lost, and how to finish by hand. */
+export const KeptCheckoutSchema = z.object({
+  agentId: z.string(),
+  /** The checkout's folder (a git worktree, or a copy's checkout). */
+  path: z.string(),
+  /** Its branch: in the user's repository, or in the copy's private one. */
+  branch: z.string(),
+  /** Shell commands, one per line, that show and apply the changes by hand and then remove the checkout. */
+  commands: z.array(z.string()),
+});
+export type KeptCheckout = z.infer<typeof KeptCheckoutSchema>;
+
 /** What became of a proposal: files applied (some with conflict markers), failed or left out. */
 export const ChangesAppliedSchema = z.object({
   ...agentBase,
@@ -115,6 +148,11 @@ export const ChangesAppliedSchema = z.object({
   failed: z.array(z.object({ path: z.string(), message: z.string() })),
   /** Not chosen. */
   skipped: z.array(z.string()),
+  /**
+   * The winner's checkout and branch, kept because its changes could not all be brought back (a refused
+   * or failed apply, a repository of its own), with the commands that apply them by hand.
+   */
+  kept: KeptCheckoutSchema.nullable().optional(),
 });
 
 export const permissionEventSchemas = [

@@ -1,4 +1,5 @@
 import type { ErrorInfo, RunStatus } from './events.js';
+import type { KeptCheckout } from './permission-events.js';
 import type { TokenUsage } from './usage.js';
 
 /** What a finished run returns to library callers and front ends. */
@@ -23,7 +24,10 @@ export interface RunResult {
    * changed: which files were applied, applied with conflicts, failed or left out, and who chose.
    */
   changes?: ChangesSummary[];
-  /** Checkouts left in place by `--keep-worktrees` (with their branches, for a git worktree). */
+  /**
+   * Checkouts left in place (with their branches): all with `--keep-worktrees`; else the winner's when its
+   * changes did not all come back.
+   */
   keptWorktrees?: { agentId: string; contextPath: string; path: string; branch: string }[];
   /** Skills the final answer proposed (`skills: { evolve: true }`), written to `.massgen/proposed-skills/`. */
   proposedSkills?: string[];
@@ -46,4 +50,6 @@ export interface ChangesSummary {
   skipped: string[];
   /** The whole patch in the log folder, or null with logging off. */
   diffFile: string | null;
+  /** The winner's checkout, kept because its changes did not all come back, with how to apply them by hand. */
+  kept?: KeptCheckout | null;
 }

@@ -4,97 +4,24 @@
  * user's uncommitted edits elsewhere survive, a conflicting edit is reported, not overwritten — and no
  * worktree, branch or folder is left behind; a folder outside git works the same way through a copy.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEventInput, RunEventOf } from '../types/events.js';
-import { ContextIsolation, type Reviewer, type ReviewRequest } from './context-isolation.js';
-import { gitAvailable } from './git.js';
-
-const noGit = !gitAvailable();
-const skipped = noGit ? ' (skipped: git is not installed)' : '';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-}
-
-const run = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).trim();
-
-function write(root: string, files: Record<string, string>): void {
-  for (const [rel, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), content);
-  }
-}
-const read = (root: string, rel: string) => readFileSync(path.join(root, rel), 'utf8');
-
-const lines = (...l: string[]) => `${l.join('\n')}\n`;
-
-function userRepo(): string {
-  const repo = tempDir('massgen-repo-');
-  run(repo, 'init', '-q', '-b', 'main');
-  run(repo, 'config', 'user.email', 'me@example.com');
-  run(repo, 'config', 'user.name', 'Me');
-  write(repo, {
-    'src/app.ts': lines('export const a = 1;', 'export const b = 2;', 'export const c = 3;'),
-    'docs/guide.md': lines('# Guide', '', 'Step one.', '', 'Step two.'),
-    'notes.txt': lines('my notes'),
-    '.gitignore': lines('ignored/'),
-  });
-  run(repo, 'add', '-A');
-  run(repo, 'commit', '-q', '-m', 'init');
-  return repo;
-}
-
-/** A reviewer that records what it was asked and answers with `files`. */
-function choosing(files: 'all' | 'none' | string[]): Reviewer & { asked: ReviewRequest[] } {
-  const asked: ReviewRequest[] = [];
-  return {
-    asked,
-    awaitsReview: true,
-    review: async (request) => {
-      asked.push(request);
-      return { files, by: 'caller' };
-    },
-  };
-}
-
-function collector() {
-  const events: RunEventInput[] = [];
-  return {
-    events,
-    emit: (event: RunEventInput) => events.push(event),
-    proposed: () =>
-      events.filter(
-        (e): e is Omit<RunEventOf<'changes.proposed'>, 'runId' | 'seq' | 'ts'> =>
-          e.type === 'changes.proposed',
-      ),
-    applied: () =>
-      events.filter(
-        (e): e is Omit<RunEventOf<'changes.applied'>, 'runId' | 'seq' | 'ts'> => e.type === 'changes.applied',
-      ),
-  };
-}
+import { describe, expect, it } from 'vitest';
+import { ContextIsolation } from './context-isolation.js';
+import {
+  choosing,
+  collector,
+  lines,
+  noGit,
+  read,
+  run,
+  skipped,
+  tempDir,
+  userRepo,
+  write,
+} from './isolation.test-support.js';
 
 describe.skipIf(noGit)(`write_mode: worktree in a git repository${skipped}`, () => {
   it('two agents edit their own worktrees; the winner is reviewed, partly applied, merged three-way, and nothing is left behind', async () => {
@@ -249,7 +176,7 @@ describe.skipIf(noGit)(`write_mode: worktree in a git repository${skipped}`, () 
     expect(run(repo, 'branch', '--list', 'massgen/*')).toBe('');
   });
 
-  it('keeps both versions of a file the user created meanwhile, reports one the user deleted, and keeps everything with keep', async () => {
+  it('keeps both versions of a file the user created meanwhile, holds everything back when one the user deleted is chosen, and keeps everything with keep', async () => {
     const repo = userRepo();
     const isolation = await ContextIsolation.create({
       massgenDir: path.join(repo, '.massgen'),
@@ -262,25 +189,31 @@ describe.skipIf(noGit)(`write_mode: worktree in a git repository${skipped}`, () 
     write(view!.view, { 'new.txt': lines('from the agent'), 'notes.txt': lines('my notes', 'by the agent') });
     write(repo, { 'new.txt': lines('from the user') });
     unlinkSync(path.join(repo, 'notes.txt'));
-    const out = collector();
     const diffDir = tempDir('massgen-logs-');
-    await isolation.conclude(
-      { winnerId: 'a', emit: out.emit, signal: new AbortController().signal },
-      choosing('all'),
-      diffDir,
-    );
-    const applied = out.applied()[0];
-    expect(applied?.applied).toEqual([]);
-    expect(applied?.conflicts).toEqual(['new.txt']);
+    const signal = new AbortController().signal;
+    // Both changes chosen: the file the user deleted cannot be changed, so neither is applied.
+    const both = collector();
+    await isolation.conclude({ winnerId: 'a', emit: both.emit, signal }, choosing('all'), diffDir);
+    expect(both.applied()[0]).toMatchObject({
+      applied: [],
+      conflicts: [],
+      failed: [
+        { path: 'notes.txt', message: 'it was deleted from your folder since the run began; not recreated' },
+        { path: 'new.txt', message: expect.stringMatching(/^held back: another chosen change could not/) },
+      ],
+    });
+    expect(read(repo, 'new.txt')).toBe(lines('from the user'));
+    expect(existsSync(path.join(repo, 'notes.txt'))).toBe(false);
+    expect(read(diffDir, path.join('changes', 'changes-1.diff'))).toContain('+from the agent');
+    expect(both.proposed()[0]?.diffFile).toBe(path.join(diffDir, 'changes', 'changes-1.diff'));
+
+    // The new file alone: merged against nothing, both versions kept and marked.
+    const one = collector();
+    await isolation.conclude({ winnerId: 'a', emit: one.emit, signal }, choosing(['new.txt']), null);
+    expect(one.applied()[0]).toMatchObject({ applied: [], conflicts: ['new.txt'], failed: [] });
     expect(read(repo, 'new.txt')).toMatch(
       /<<<<<<< ours\nfrom the user\n=======\nfrom the agent\n>>>>>>> theirs/,
     );
-    expect(applied?.failed).toEqual([
-      { path: 'notes.txt', message: 'it was deleted from your folder since the run began; not recreated' },
-    ]);
-    expect(existsSync(path.join(repo, 'notes.txt'))).toBe(false);
-    expect(read(diffDir, path.join('changes', 'changes-1.diff'))).toContain('+from the agent');
-    expect(out.proposed()[0]?.diffFile).toBe(path.join(diffDir, 'changes', 'changes-1.diff'));
 
     await isolation.dispose();
     expect(run(repo, 'branch', '--list', 'massgen/*')).toBe('+ massgen/r3/a');

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunEventOf } from '../types/events.js';
+import type { KeptCheckout } from '../types/permission-events.js';
 import type { ConcludeContext } from '../types/workspace.js';
 import { registerExitCleanup } from '../util/child-reaper.js';
 import { chosenFiles } from './change-set.js';
@@ -10,9 +11,11 @@ import { IsolatedContext, type AgentCopy, type FileChange } from './isolated-con
 /**
  * The run's isolated context paths (`write_mode: worktree` / `isolated`, docs/permissions.md): one
  * {@link IsolatedContext} per path, one checkout per agent with a workspace. After the final
- * presentation the winner's changes are proposed, reviewed through a {@link Reviewer}, applied, and
- * every checkout and branch removed — at the end of the run, or, if the process dies first, by an exit
- * handler (unless they are to be kept).
+ * presentation the winner's changes are proposed, reviewed through a {@link Reviewer}, applied all
+ * together or not at all, and every checkout and branch removed — at the end of the run, or, if the
+ * process dies first, by an exit handler — except those to be kept: all with `--keep-worktrees`, and
+ * the winner's whenever its changes did not all come back (a refused or failed apply, a repository of its
+ * own in it), so no work is lost.
  */
 
 /** A `write` context path to isolate. */
@@ -59,6 +62,8 @@ export interface ChangesOutcome {
   skipped: string[];
   /** The whole patch in the log folder, or null. */
   diffFile: string | null;
+  /** The winner's checkout, kept because its changes did not all come back; null when removed. */
+  kept: KeptCheckout | null;
 }
 
 export interface ContextIsolationOptions {
@@ -166,51 +171,89 @@ export class ContextIsolation {
   }
 
   /**
-   * The winner's changes, path by path: committed, proposed (`changes.proposed`), reviewed, applied with
-   * git's three-way merge (`changes.applied`). The whole patch goes to `diffDir` when given.
+   * The winner's changes, path by path: committed, proposed (`changes.proposed`), reviewed, applied all
+   * together or not at all (`changes.applied`). The whole patch goes to `diffDir` when given. When a
+   * path's changes do not all come back, the winner's checkout and branch are kept and named; a path
+   * that fails outright does not stop the others, and the error (naming what was kept) is thrown last.
    */
   async conclude(context: ConcludeContext, reviewer: Reviewer, diffDir: string | null): Promise<void> {
-    const { winnerId } = context;
+    const errors: string[] = [];
     for (const [index, isolated] of this.contexts.entries()) {
-      const copy = isolated.copyOf(winnerId);
-      if (!copy) continue;
-      await isolated.commit(winnerId, 'final answer');
-      const changes = await isolated.changes(winnerId);
-      if (changes.length === 0) continue;
-      const reviewId = `changes-${index + 1}`;
-      let diffFile: string | null = null;
-      if (diffDir !== null) {
-        diffFile = path.join(diffDir, 'changes', `${reviewId}.diff`);
-        await mkdir(path.dirname(diffFile), { recursive: true });
-        await writeFile(diffFile, changes.map((c) => c.patch).join(''));
+      try {
+        await this.concludeOne(context, reviewer, diffDir, isolated, index);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const kept = isolated.retain(context.winnerId);
+        errors.push(
+          kept
+            ? `${isolated.original}: ${message}; kept ${kept.agentId}'s checkout ${kept.path} (branch ${kept.branch}); to apply by hand: ${kept.commands.join(' ; ')}`
+            : `${isolated.original}: ${message}`,
+        );
       }
-      context.emit({
-        type: 'changes.proposed',
-        agentId: winnerId,
-        reviewId,
-        contextPath: isolated.original,
-        isolation: isolated.kind,
-        branch: isolated.kind === 'worktree' ? copy.branch : null,
-        files: changes.map(({ repoPath: _r, patch: _p, ...file }) => file),
-        diffFile,
-        awaitingReview: reviewer.awaitsReview,
-      });
-      const paths = changes.map((c) => c.path);
-      const decision = await reviewer.review(
-        { reviewId, contextPath: isolated.original, files: paths, agentId: winnerId },
-        context.signal,
-      );
-      const outcome = await applyChosen(isolated, changes, chosenFiles(paths, decision.files));
-      context.emit({
-        type: 'changes.applied',
-        agentId: winnerId,
-        reviewId,
-        contextPath: isolated.original,
-        by: decision.by,
-        ...outcome,
-      });
-      this.outcomes.push({ reviewId, contextPath: isolated.original, by: decision.by, diffFile, ...outcome });
     }
+    if (errors.length > 0) throw new Error(errors.join('\n'));
+  }
+
+  private async concludeOne(
+    context: ConcludeContext,
+    reviewer: Reviewer,
+    diffDir: string | null,
+    isolated: IsolatedContext,
+    index: number,
+  ): Promise<void> {
+    const { winnerId } = context;
+    const copy = isolated.copyOf(winnerId);
+    if (!copy) return;
+    await isolated.commit(winnerId, 'final answer');
+    const changes = await isolated.changes(winnerId);
+    if (changes.length === 0) return;
+    const reviewId = `changes-${index + 1}`;
+    let diffFile: string | null = null;
+    if (diffDir !== null) {
+      diffFile = path.join(diffDir, 'changes', `${reviewId}.diff`);
+      await mkdir(path.dirname(diffFile), { recursive: true });
+      await writeFile(diffFile, changes.map((c) => c.patch).join(''));
+    }
+    context.emit({
+      type: 'changes.proposed',
+      agentId: winnerId,
+      reviewId,
+      contextPath: isolated.original,
+      isolation: isolated.kind,
+      branch: isolated.kind === 'worktree' ? copy.branch : null,
+      files: changes.map(shown),
+      diffFile,
+      awaitingReview: reviewer.awaitsReview,
+    });
+    const decision = await reviewer.review(
+      { reviewId, contextPath: isolated.original, files: changes.map((c) => c.path), agentId: winnerId },
+      context.signal,
+    );
+    const { chosen, skipped } = chosenFiles(changes, decision.files);
+    const picked = changes.filter((c) => chosen.includes(c.path));
+    const result = await isolated.apply(picked);
+    // Work that did not come back stays in the winner's checkout: a failed apply, a repository of its own.
+    const keep = result.failed.length > 0 || changes.some((c) => c.after === 'repository');
+    const kept = keep
+      ? isolated.retain(winnerId, result.failed.length > 0 ? picked.flatMap(repoPaths) : [])
+      : null;
+    const outcome = { ...result, skipped, kept };
+    context.emit({
+      type: 'changes.applied',
+      agentId: winnerId,
+      reviewId,
+      contextPath: isolated.original,
+      by: decision.by,
+      ...outcome,
+    });
+    this.outcomes.push({ reviewId, contextPath: isolated.original, by: decision.by, diffFile, ...outcome });
+  }
+
+  /** The checkouts kept when the run ended: all with `keep`, else those whose changes did not all come back. */
+  keptCheckouts(): (AgentCopy & { original: string })[] {
+    return this.keep
+      ? this.checkouts()
+      : this.contexts.flatMap((c) => c.kept().map((copy) => ({ ...copy, original: c.original })));
   }
 
   /** Removes every checkout, branch and the run's folder (unless kept). Idempotent. */
@@ -218,7 +261,8 @@ export class ContextIsolation {
     if (this.disposed || this.keep) return;
     this.disposed = true;
     for (const context of this.contexts) await context.remove().catch(() => undefined);
-    await rm(this.runDir, { recursive: true, force: true });
+    if (this.contexts.some((c) => c.retains)) await this.removeLeftovers();
+    else await rm(this.runDir, { recursive: true, force: true });
     this.unregister();
   }
 
@@ -226,10 +270,21 @@ export class ContextIsolation {
     if (this.disposed || this.keep) return;
     this.disposed = true;
     for (const context of this.contexts) context.removeSync();
+    if (this.contexts.some((c) => c.retains)) return;
     try {
       rmSync(this.runDir, { recursive: true, force: true });
     } catch {
       // Best effort at exit.
+    }
+  }
+
+  /** With a checkout kept, the run's folder stays; only the other agents' emptied folders go. */
+  private async removeLeftovers(): Promise<void> {
+    const keptAgents = new Set(this.keptCheckouts().map((c) => c.agentId));
+    for (const entry of await readdir(this.runDir, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isDirectory() || keptAgents.has(entry.name) || entry.name.startsWith('repo-')) continue;
+      if (entry.name === '.no-hooks') continue;
+      await rm(path.join(this.runDir, entry.name), { recursive: true, force: true });
     }
   }
 }
@@ -237,20 +292,21 @@ export class ContextIsolation {
 const diffName = (context: IsolatedContext, index: number) =>
   `${path.basename(context.original) || 'root'}${index === 0 ? '' : `-${index + 1}`}.diff`;
 
-async function applyChosen(
-  isolated: IsolatedContext,
-  changes: readonly FileChange[],
-  { chosen, skipped }: { chosen: string[]; skipped: string[] },
-): Promise<Pick<ChangesOutcome, 'applied' | 'conflicts' | 'failed' | 'skipped'>> {
-  const applied: string[] = [];
-  const conflicts: string[] = [];
-  const failed: { path: string; message: string }[] = [];
-  for (const change of changes) {
-    if (!chosen.includes(change.path)) continue;
-    const outcome = await isolated.apply(change);
-    if (outcome.kind === 'applied') applied.push(change.path);
-    else if (outcome.kind === 'conflict') conflicts.push(change.path);
-    else failed.push({ path: change.path, message: outcome.message });
-  }
-  return { applied, conflicts, failed, skipped };
+/** A change as the events show it: without what only git needs. */
+function shown(change: FileChange): RunEventOf<'changes.proposed'>['files'][number] {
+  const {
+    repoPath: _r,
+    fromRepo: _f,
+    oldMode: _om,
+    newMode: _nm,
+    oldOid: _oo,
+    newOid: _no,
+    patch: _p,
+    ...file
+  } = change;
+  return file;
 }
+
+/** The repository paths a change touches (a rename: both). */
+const repoPaths = (change: FileChange) =>
+  change.fromRepo === undefined ? [change.repoPath] : [change.fromRepo, change.repoPath];

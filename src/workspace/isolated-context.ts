@@ -1,17 +1,25 @@
 import { existsSync, realpathSync, rmSync } from 'node:fs';
-import { copyFile, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChangedFile } from '../types/permission-events.js';
-import { applyOutcome, parseFilePatch, parseNameStatus, type ApplyOutcome } from './change-set.js';
-import { git, gitOk, gitSync, literal, type GitOptions } from './git.js';
+import type { KeptCheckout } from '../types/permission-events.js';
+import { planApply } from './apply-plan.js';
+import { runApply } from './apply-transaction.js';
+import { readChanges, type FileChange } from './branch-changes.js';
+import { byHandCommands } from './by-hand.js';
+import { git, gitOk, gitSync, type GitOptions } from './git.js';
+import { excluding, nestedRepositories } from './nested-repos.js';
+
+export type { FileChange } from './branch-changes.js';
 
 /**
  * One `write` context path with `write_mode: worktree` (or `isolated`), for one run: the folder as it
  * was when the run began, kept as a commit (its tracked and untracked files, not ignored ones, not
  * `.massgen`), and one checkout of that commit per agent on its own branch `massgen/<run>/<agent>` —
  * a git worktree of the user's repository, or, outside git (and with `isolated`), of a private
- * repository next to the checkouts. The user's own checkout, index and branches are never touched until
- * the winner's changes are applied, file by file, with `git apply --3way`.
+ * repository next to the checkouts. The user's own checkout, index and branches are never touched; the
+ * winner's chosen changes are checked and then written all together or not at all ({@link apply}). A
+ * folder holding a repository of its own (an agent's `git init`) is never committed as a gitlink: it
+ * stays in the checkout, which is then kept.
  */
 
 export interface IsolatedContextOptions {
@@ -42,12 +50,15 @@ export interface AgentCopy {
   branch: string;
   /** The worktree's own git folder, read when it was made: massgen never trusts the `.git` file the agent can see. */
   gitDir: string;
+  /** Folders of the checkout holding a repository of their own at the last commit (repository paths). */
+  nested: string[];
 }
 
-/** One changed file, with its path in the repository (what git is given) beside its path in the folder. */
-export interface FileChange extends ChangedFile {
-  repoPath: string;
-  patch: string;
+/** What applying the chosen changes did: all of them, or (with `failed` set) none. */
+export interface ApplyResult {
+  applied: string[];
+  conflicts: string[];
+  failed: { path: string; message: string }[];
 }
 
 /** Ref names from agent ids (which may hold `.`): no `..`, no trailing `.` or `.lock`. */
@@ -61,6 +72,8 @@ const posix = (p: string) => p.split(path.sep).join('/');
 
 export class IsolatedContext {
   private readonly copies = new Map<string, AgentCopy>();
+  /** Agents whose checkout (and branch) stays when the run ends: their changes did not all come back. */
+  private readonly retained = new Set<string>();
   private applied = 0;
 
   private constructor(
@@ -128,7 +141,9 @@ export class IsolatedContext {
       const own = path.resolve(top, await gitOk(['rev-parse', '--git-path', 'index'], main));
       if (existsSync(own)) await copyFile(own, indexFile);
     }
-    await gitOk(['add', '-A', '--', '.', ...exclude], { ...withIndex, cwd: top });
+    // A repository of the user's own inside the folder (no commit yet: git would refuse it) is left out.
+    const nested = excluding(await nestedRepositories({ ...withIndex, cwd: top }, ['.', ...exclude]));
+    await gitOk(['add', '-A', '--', '.', ...exclude, ...nested], { ...withIndex, cwd: top });
     const tree = await gitOk(['write-tree'], withIndex);
     const base = await gitOk(
       ['commit-tree', tree, ...parent, '-m', 'massgen: the folder as the run began'],
@@ -157,6 +172,7 @@ export class IsolatedContext {
       view: this.sub === '' ? real : path.join(real, this.sub),
       branch,
       gitDir,
+      nested: [],
     };
     this.copies.set(agentId, copy);
     return copy;
@@ -184,7 +200,10 @@ export class IsolatedContext {
       hooksPath: this.options.hooksPath,
       env: { GIT_DIR: copy.gitDir, GIT_WORK_TREE: copy.root },
     };
-    await gitOk(['add', '-A', '--', '.'], inCopy);
+    // A folder the agent made a repository of its own (`git init`) would become a gitlink, or fail the
+    // commit while it has no commit: it stays out, is shown for what it is, and keeps the checkout.
+    copy.nested = await nestedRepositories(inCopy);
+    await gitOk(['add', '-A', '--', '.', ...excluding(copy.nested)], inCopy);
     const staged = await git(['diff', '--cached', '--quiet'], inCopy);
     if (staged.code === 0) return;
     await gitOk(['commit', '--quiet', '--no-verify', '-m', message], inCopy);
@@ -194,35 +213,15 @@ export class IsolatedContext {
   async changes(agentId: string): Promise<FileChange[]> {
     const copy = this.copies.get(agentId);
     if (!copy) return [];
-    const scope = this.sub === '' ? '.' : this.sub;
-    const names = await gitOk(
-      ['diff', '--name-status', '-z', '--no-renames', this.base, copy.branch, '--', scope],
-      this.main,
-    );
-    const files: FileChange[] = [];
-    for (const { status, path: repoPath } of parseNameStatus(names)) {
-      const shown = this.sub === '' ? repoPath : posix(path.relative(this.sub, repoPath));
-      if (this.isProtected(shown)) continue;
-      const patch = (
-        await git(
-          [
-            'diff',
-            '--no-color',
-            '--no-ext-diff',
-            '--no-renames',
-            '--full-index',
-            '--binary',
-            this.base,
-            copy.branch,
-            '--',
-            literal(repoPath),
-          ],
-          this.main,
-        )
-      ).stdout;
-      files.push({ path: shown, repoPath, status, patch, ...parseFilePatch(patch) });
-    }
-    return files;
+    return readChanges({
+      git: this.main,
+      base: this.base,
+      branch: copy.branch,
+      sub: this.sub,
+      folder: this.original,
+      isProtected: (rel) => this.isProtected(rel),
+      nested: copy.nested,
+    });
   }
 
   private isProtected(relPath: string): boolean {
@@ -231,30 +230,75 @@ export class IsolatedContext {
   }
 
   /**
-   * Applies one file's patch to the user's folder with `git apply --3way`, against a private index
-   * (the snapshot plus the file as it is now), so the user's own index and other files stay as they
-   * are: a file changed since the run began is merged, and a conflict is left marked, never overwritten.
+   * Applies the chosen changes to the user's folder, all or none: each is checked first against the
+   * folder as it is now (apply-plan.ts) — one refusal and nothing is written — then written with every
+   * step undone on a failure (apply-transaction.ts). A file changed on both sides is merged three-way,
+   * a conflict left marked, never overwritten. The user's index and other files are not touched.
    */
-  async apply(change: FileChange): Promise<ApplyOutcome> {
-    const n = ++this.applied;
-    const indexFile = path.join(this.options.runDir, `apply-${this.options.index + 1}-${n}.index`);
-    const patchFile = path.join(this.options.runDir, `apply-${this.options.index + 1}-${n}.diff`);
-    const options: GitOptions = {
-      ...this.main,
-      cwd: this.top,
-      env: { ...this.main.env, GIT_INDEX_FILE: indexFile },
-    };
+  async apply(chosen: readonly FileChange[]): Promise<ApplyResult> {
+    if (chosen.length === 0) return { applied: [], conflicts: [], failed: [] };
+    const scratch = path.join(this.options.runDir, `apply-${this.options.index + 1}-${++this.applied}`);
+    const heldBack = (reason: string) =>
+      chosen.map((c) => ({ path: c.path, message: `held back: ${reason}` }));
     try {
-      await writeFile(patchFile, change.patch);
-      await gitOk(['read-tree', this.base], options);
-      // The file as it is in the folder now (missing and ignored files are fine: nothing to add).
-      await git(['add', '-A', '--', literal(change.repoPath)], options);
-      const result = await git(['apply', '--3way', '--whitespace=nowarn', patchFile], options);
-      return applyOutcome(result.code, result.stderr);
+      const plan = await planApply(
+        { folder: this.original, git: this.main, checkout: this.kind === 'worktree', sub: this.sub, scratch },
+        chosen,
+      );
+      if (plan.refused.length > 0) {
+        const refused = new Set(plan.refused.map((r) => r.path));
+        const others = heldBack(
+          `${plan.refused.length === 1 ? 'another chosen change' : `${plan.refused.length} other chosen changes`} could not be applied safely, and changes are applied all together or not at all`,
+        );
+        return {
+          applied: [],
+          conflicts: [],
+          failed: [...plan.refused, ...others.filter((o) => !refused.has(o.path))],
+        };
+      }
+      await runApply(this.original, plan.ops);
+      return { applied: plan.applied, conflicts: plan.conflicts, failed: [] };
+    } catch (error) {
+      return {
+        applied: [],
+        conflicts: [],
+        failed: heldBack(`applying failed: ${error instanceof Error ? error.message : String(error)}`),
+      };
     } finally {
-      await rm(indexFile, { force: true });
-      await rm(patchFile, { force: true });
+      await rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Keeps the agent's checkout and branch when the run ends (their changes did not all come back), and
+   * says where they are and how to apply `paths` (repository paths; none: everything) by hand.
+   */
+  retain(agentId: string, paths: readonly string[] = []): KeptCheckout | null {
+    const copy = this.copies.get(agentId);
+    if (!copy) return null;
+    this.retained.add(agentId);
+    const { GIT_DIR } = this.main.env ?? {};
+    return {
+      agentId,
+      path: copy.root,
+      branch: copy.branch,
+      commands: byHandCommands({
+        kind: this.kind,
+        top: this.top,
+        ...(this.kind === 'copy' ? { gitDir: GIT_DIR as string, runDir: this.options.runDir } : {}),
+        base: this.base,
+        branch: copy.branch,
+        root: copy.root,
+        sub: this.sub,
+        paths,
+        nested: copy.nested,
+      }),
+    };
+  }
+
+  /** True when some checkout stays when the run ends. */
+  get retains(): boolean {
+    return this.retained.size > 0;
   }
 
   /** Git options for the repository without the work tree (worktree commands, diffs between commits). */
@@ -268,31 +312,46 @@ export class IsolatedContext {
     };
   }
 
-  /** The checkouts and their branches in the user's repository go; a private repository goes with `runDir`. */
+  /** The checkouts not retained, with their branches (a private repository's go with `runDir`). */
+  private removable(): AgentCopy[] {
+    return [...this.copies.values()].filter((copy) => !this.retained.has(copy.agentId));
+  }
+
+  /**
+   * The checkouts and their branches go, except those retained; a copy's private repository goes with
+   * `runDir` (left in place while it holds a retained checkout).
+   */
   async remove(): Promise<void> {
-    if (this.kind !== 'worktree') return;
-    for (const copy of this.copies.values()) {
-      await git(['worktree', 'remove', '--force', copy.root], this.main);
+    if (this.kind !== 'worktree' && !this.retains) return;
+    const options = this.mainWithout();
+    for (const copy of this.removable()) {
+      await git(['worktree', 'remove', '--force', copy.root], options);
       await rm(copy.root, { recursive: true, force: true });
     }
     // A checkout git could not remove (its `.git` link broken) is pruned before its branch goes.
-    await git(['worktree', 'prune'], this.main);
-    for (const copy of this.copies.values()) await git(['branch', '-D', copy.branch], this.main);
+    await git(['worktree', 'prune'], options);
+    for (const copy of this.removable()) await git(['branch', '-D', copy.branch], options);
   }
 
   /** {@link remove}, synchronously, for process exit. */
   removeSync(): void {
-    if (this.kind !== 'worktree') return;
-    for (const copy of this.copies.values()) {
-      gitSync(['worktree', 'remove', '--force', copy.root], this.main);
+    if (this.kind !== 'worktree' && !this.retains) return;
+    const options = this.mainWithout();
+    for (const copy of this.removable()) {
+      gitSync(['worktree', 'remove', '--force', copy.root], options);
       try {
         if (existsSync(copy.root)) rmSync(copy.root, { recursive: true, force: true });
       } catch {
         // Best effort at exit.
       }
     }
-    gitSync(['worktree', 'prune'], this.main);
-    for (const copy of this.copies.values()) gitSync(['branch', '-D', copy.branch], this.main);
+    gitSync(['worktree', 'prune'], options);
+    for (const copy of this.removable()) gitSync(['branch', '-D', copy.branch], options);
+  }
+
+  /** The checkouts retained, for the run's result. */
+  kept(): AgentCopy[] {
+    return [...this.copies.values()].filter((copy) => this.retained.has(copy.agentId));
   }
 
   /** The checkouts, for a kept run (`--keep-worktrees`). */

@@ -4,8 +4,8 @@
  * review through the file handshake (`--review` without a terminal), is applied in part with git's
  * three-way merge — the user's uncommitted edit in another file survives, a conflicting edit is
  * reported — and no worktree or branch is left. A folder outside git works the same way (a copy).
+ * What a hostile winner can leave in its checkout: worktree-attacks.test.ts.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,40 +20,25 @@ import {
   readEvents,
   runCli,
   startCli,
-  systemText,
   toolNames,
   useFakeServer,
   votableIds,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
+import {
+  checkoutOf,
+  git,
+  gitInstalled,
+  lines,
+  read,
+  reviewsFolder,
+  shellConfig,
+  shellTeam,
+  skipped,
+  write,
+} from './worktrees.test-support.js';
 
 const fake = useFakeServer();
-
-let gitInstalled = true;
-try {
-  execFileSync('git', ['--version'], { stdio: 'ignore' });
-} catch {
-  gitInstalled = false;
-}
-const skipped = gitInstalled ? '' : ' (skipped: git is not installed)';
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Me', '-c', 'user.email=me@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-  }).trim();
-
-const lines = (...l: string[]) => `${l.join('\n')}\n`;
-const write = (root: string, rel: string, content: string) => {
-  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  fs.writeFileSync(path.join(root, rel), content);
-};
-const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
-
-/** Where the agent was told its own checkout of the context path is. */
-const checkoutOf = (body: FakeChatRequestBody) =>
-  /^- (\S+) \(your own checkout of the user's/m.exec(systemText(body))?.[1] ?? '(no checkout)';
 
 type Edits = Record<string, string>;
 
@@ -124,18 +109,7 @@ describe.skipIf(!gitInstalled)(`write_mode: worktree through the CLI${skipped}`,
       cwd,
       timeoutMs: 90_000,
     });
-    let reviews = '';
-    await waitFor(
-      () => {
-        const logDir = logDirs(cwd).find((d) =>
-          fs.existsSync(path.join(d, 'reviews', 'changes-1.request.json')),
-        );
-        if (logDir) reviews = path.join(logDir, 'reviews');
-        return logDir !== undefined;
-      },
-      60_000,
-      'the review request',
-    );
+    const reviews = await reviewsFolder(cwd);
     // While the run waits: the user's folder is untouched, each agent worked on its own branch.
     expect(read(cwd, 'src/app.ts')).toBe(lines('export const a = 1;', 'export const b = 2;'));
     expect(
@@ -150,9 +124,9 @@ describe.skipIf(!gitInstalled)(`write_mode: worktree through the CLI${skipped}`,
       branch: string;
     };
     expect(request.files).toEqual([
-      { path: 'docs/guide.md', status: 'modified', additions: 1, deletions: 1 },
-      { path: 'src/app.ts', status: 'modified', additions: 1, deletions: 1 },
-      { path: 'src/new.ts', status: 'added', additions: 1, deletions: 0 },
+      { path: 'docs/guide.md', status: 'modified', change: 'modified', additions: 1, deletions: 1 },
+      { path: 'src/app.ts', status: 'modified', change: 'modified', additions: 1, deletions: 1 },
+      { path: 'src/new.ts', status: 'added', change: 'added', additions: 1, deletions: 0 },
     ]);
     expect(request.branch).toMatch(/^massgen\/[^/]+\/a$/);
     expect(fs.readFileSync(request.diff_file, 'utf8')).toContain('+export const b = 20;');
@@ -206,43 +180,14 @@ describe.skipIf(!gitInstalled)(`write_mode: worktree through the CLI${skipped}`,
       write(cwd, 'README.md', lines('# Project'));
       git(cwd, 'add', '-A');
       git(cwd, 'commit', '-q', '-m', 'init');
-      fake.server.setHandler((body: FakeChatRequestBody): FakeResponse => {
-        const id = agentOf(body) ?? '?';
-        if (!toolNames(body).includes('new_answer')) return { text: `final answer by ${id}` };
-        const votable = votableIds(body).includes('agent1');
-        if (votable)
-          return { toolCalls: [{ name: 'vote', arguments: { agent_id: 'agent1', reason: 'ok' } }] };
-        if (id === 'b')
-          return { toolCalls: [{ name: 'new_answer', arguments: { content: 'b has nothing' } }] };
-        const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;
-        const checkout = checkoutOf(body);
-        if (done === 0)
-          return {
-            toolCalls: [
-              {
-                name: 'execute_command',
-                arguments: {
-                  // The user's own folder is out of reach: a write there never lands.
-                  command: `printf 'from the shell\\n' > ${checkout}/shell.txt && echo wrote; printf x > ${cwd}/direct.txt; true`,
-                },
-              },
-            ],
-          };
-        return { toolCalls: [{ name: 'new_answer', arguments: { content: 'a wrote shell.txt' } }] };
-      });
-      writeConfig(
-        cwd,
-        {
-          agents: ['a', 'b'].map((id) =>
-            agentEntry(id, fake.server.url, {
-              system_message: persona(id),
-              backend: { cwd: `ws_${id}`, enable_code_execution: true },
-            }),
-          ),
-          orchestrator: { context_paths: [{ path: '.', permission: 'write', write_mode: 'worktree' }] },
-        },
-        'team.yaml',
+      // The user's own folder is out of reach: a write there never lands.
+      fake.server.setHandler(
+        shellTeam(
+          (checkout) =>
+            `printf 'from the shell\\n' > ${checkout}/shell.txt && echo wrote; printf x > ${cwd}/direct.txt; true`,
+        ),
       );
+      writeConfig(cwd, shellConfig(fake.server.url, 'sandbox'), 'team.yaml');
       const result = await runCli(['--config', 'team.yaml', '--automation', 'Add a file.'], {
         cwd,
         timeoutMs: 90_000,

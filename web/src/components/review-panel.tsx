@@ -1,14 +1,19 @@
 import { useState } from 'react';
+import { describeChange, pickNote } from '../../../src/types/change-kind.js';
 import { api } from '../api.js';
 import type { ReviewView } from '../permissions-view.js';
 
 /**
  * The winner's changes to an isolated context path (`write_mode: worktree`), file by file and hunk by
- * hunk, before they reach the user's folder: tick the files to apply, or apply all or none. Once
- * applied it says what happened — applied, merged with conflicts to resolve, failed, left out.
+ * hunk, each with its kind (a link with its target, a rename, a mode or type change), before they reach
+ * the user's folder: tick the files to apply, or apply all or none. A change to be picked by name (a link
+ * out of the folder) starts unticked and "Apply all" leaves it out. Once applied it says what happened —
+ * applied, merged with conflicts to resolve, failed, left out — and where a kept checkout is.
  */
 export function ReviewPanel({ runId, review, live }: { runId: string; review: ReviewView; live: boolean }) {
-  const [chosen, setChosen] = useState<Set<string>>(() => new Set(review.files.map((f) => f.path)));
+  const [chosen, setChosen] = useState<Set<string>>(
+    () => new Set(review.files.filter((f) => f.pickOnly === undefined).map((f) => f.path)),
+  );
   const [sent, setSent] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const waiting = live && review.awaitingReview && review.outcome === null && !sent;
@@ -59,9 +64,10 @@ export function ReviewPanel({ runId, review, live }: { runId: string; review: Re
               <span>{file.path}</span>
             )}{' '}
             <span className="muted">
-              {file.status}
+              {describeChange(file)}
               {file.binary ? ', binary' : ` +${file.additions} −${file.deletions}`}
             </span>
+            {file.pickOnly && <span className="warn"> — {pickNote(file)}</span>}
           </summary>
           {file.hunks.map((hunk, i) => (
             <pre key={i} className="hunk" aria-label={`${file.path} hunk ${i + 1}`}>
@@ -116,6 +122,12 @@ export function ReviewPanel({ runId, review, live }: { runId: string; review: Re
           {review.outcome.skipped.length > 0 && <li>Left out: {review.outcome.skipped.join(', ')}</li>}
           {review.outcome.applied.length + review.outcome.conflicts.length === 0 && (
             <li>Nothing was applied.</li>
+          )}
+          {review.outcome.kept && (
+            <li className="warn">
+              Kept {review.outcome.kept.path} (branch {review.outcome.kept.branch}); to apply by hand:
+              <pre>{review.outcome.kept.commands.join('\n')}</pre>
+            </li>
           )}
           <li className="muted">chosen by: {review.outcome.by}</li>
         </ul>
