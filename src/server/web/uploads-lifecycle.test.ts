@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import {
   startFakeOpenAIServer,
   type FakeChatRequestBody,
@@ -11,8 +10,8 @@ import {
 } from '../../testing/fake-openai-server.js';
 import { samplePng } from '../../testing/fake-server/media-samples.js';
 import { waitFor } from '../../../test/e2e/cli-harness.js';
-import type { RunEvent } from '../../types/events.js';
-import { startWebServer, type SocketMessage, type WebServer } from './web-server.js';
+import { runEventsUntilDone } from './raw-http.test-support.js';
+import { startWebServer, type WebServer } from './web-server.js';
 
 /**
  * The web UI's uploads over real HTTP, with real runs on the fake model: a file is written only for a
@@ -91,24 +90,7 @@ async function start(keepFinishedRuns?: number) {
     if (started.status !== 201) return { ...started, events: [] };
     return { ...started, events: await eventsUntilDone(started.body.id as string) };
   };
-  /** The run's events, once its `done` comes down the socket. */
-  const eventsUntilDone = (runId: string) =>
-    new Promise<RunEvent[]>((resolve, reject) => {
-      const ws = new WebSocket(
-        `ws://127.0.0.1:${server.port}/ws?run=${runId}&after=-1&token=${server.authToken}`,
-      );
-      const events: RunEvent[] = [];
-      ws.on('message', (data) => {
-        const message = JSON.parse(String(data)) as SocketMessage;
-        if (message.type === 'event') events.push(message.event);
-        else {
-          ws.close();
-          if (message.type === 'done') resolve(events);
-          else reject(new Error(`run ${runId}: ${message.message}`));
-        }
-      });
-      ws.on('error', reject);
-    });
+  const eventsUntilDone = (runId: string) => runEventsUntilDone(server, runId);
   const media = (runId: string, sha256: string) =>
     fetch(`http://127.0.0.1:${server.port}/api/runs/${runId}/media?sha256=${sha256}`, {
       headers: { authorization: `Bearer ${server.authToken}` },
