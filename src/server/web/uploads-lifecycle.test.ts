@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,6 +99,12 @@ async function start(keepFinishedRuns?: number) {
   return { server, json, run, media };
 }
 
+// Another account on the machine (`nobody`, through setpriv when the tests run as root; root reads
+// every file): it must not read an upload even where the project folder is open to everyone.
+const asRoot = process.getuid?.() === 0;
+const asNobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
+const nobodyCanRun = asRoot && spawnSync(asNobody[0]!, [...asNobody.slice(1), 'true']).status === 0;
+
 describe('uploads of the web UI', () => {
   it('a start refused for its config stores nothing', async () => {
     const { run } = await start();
@@ -136,6 +143,22 @@ describe('uploads of the web UI', () => {
     expect(storedFiles()).toHaveLength(1);
     expect((await json(`/api/runs/${id}`)).status).toBe(404);
   });
+
+  it.skipIf(!nobodyCanRun)(
+    `another user of the machine cannot read them, in a project folder anyone may enter${nobodyCanRun ? '' : ' (skipped: needs root and setpriv to act as nobody)'}`,
+    async () => {
+      for (const dir of [cwd, path.join(cwd, '.massgen')]) {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.chmodSync(dir, 0o755);
+      }
+      const { run } = await start();
+      expect((await run(samplePng(4, 4, [9, 9, 9]))).status).toBe(201);
+      const [file] = storedFiles();
+      const read = spawnSync(asNobody[0]!, [...asNobody.slice(1), 'cat', path.join(uploads(), file!)]);
+      expect(read.status, String(read.stdout)).not.toBe(0);
+      expect(String(read.stderr)).toMatch(/Permission denied/);
+    },
+  );
 
   it('are removed when the server stops', async () => {
     const { server, run } = await start();
