@@ -22,7 +22,7 @@ import { resolveAgentSettings, type Env } from './build-agents.js';
 export async function loadRunAttachments(
   config: MassGenConfig,
   given: readonly AttachmentInput[],
-  where: { baseDir: string; cwd: string; notes: string[]; signal?: AbortSignal },
+  where: { baseDir: string; cwd: string; notes: string[]; signal?: AbortSignal; allowPrivateUrls?: boolean },
 ): Promise<LoadedAttachments> {
   const fromConfig = config.attachments.map((file, index) =>
     isAttachmentUrl(file)
@@ -38,7 +38,10 @@ export async function loadRunAttachments(
   if (inputs.length === 0) return { texts: [], media: [] };
   return loadAttachments(inputs, {
     baseDir: where.cwd,
-    ...(where.signal ? { download: { signal: where.signal } } : {}),
+    download: {
+      ...(where.signal ? { signal: where.signal } : {}),
+      guard: { allowPrivate: where.allowPrivateUrls === true },
+    },
   });
 }
 

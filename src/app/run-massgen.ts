@@ -88,6 +88,11 @@ export interface MassGenOptions {
    * others read a note naming them.
    */
   attachments?: readonly AttachmentInput[];
+  /**
+   * Let attachment URLs reach private addresses (this machine, the LAN, link-local): by default only
+   * public ones are fetched, on every redirect hop (`--allow-private-urls`).
+   */
+  allowPrivateUrls?: boolean;
   /** Folders or files added to the config's `orchestrator.context_paths` (relative to `cwd`). */
   contextPaths?: readonly ExtraContextPath[];
   /** Step mode: one agent's one action against a recorded session, instead of a whole run (docs/step-mode.md). */
@@ -203,6 +208,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     cwd,
     notes: pathNotes,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
   });
   // `memory.enabled`: the store is opened and the question's memories retrieved before agents are built.
   // Not in step mode: one agent's one action is not a finished run to learn from.

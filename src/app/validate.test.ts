@@ -34,7 +34,7 @@ describe('validateConfig', () => {
       'agents[0].backend.api_key: environment variable GROQ_API_KEY is not set',
     ]);
     expect(report.errors.map((e) => e.message)).toEqual([
-      'agents[1].backend.temperature: expected a number, got string "hot"',
+      'agents[1].backend.temperature: expected a number, got a string',
     ]);
     expect(report.valid).toBe(false);
   });

@@ -416,6 +416,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
       continueLatest: options.continue,
       projectTrusted: trust === 'trusted',
+      ...(options.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
       // Each turn gets the same view as a one-question run; its q/Ctrl-C cancels just that turn.
       createView: (_turnIo, turn, run) =>
         createRunView({ ...io, env, requestInterrupt: turn.interrupt }, options, run),
@@ -461,6 +462,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(options.evalCriteria === undefined ? {} : { evalCriteria: options.evalCriteria }),
       review: reviewMode(options, io),
       ...(options.keepWorktrees ? { keepWorktrees: true } : {}),
+      ...(options.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
     });
   } catch (error) {

@@ -14,6 +14,8 @@ export interface McpOptions {
   /** `--no-auth` makes it false. */
   auth: boolean;
   allowedHost?: string[];
+  /** `--allow-path DIR` (repeatable): folders beside the working folder whose files clients may name. */
+  allowPath?: string[];
   maxConcurrent: number;
   maxQueue: number;
   logs: boolean;
@@ -32,6 +34,7 @@ Examples:
   $ gemini mcp add massgen npx massgen mcp                   # Gemini CLI
   $ massgen mcp --config team.yaml                           # a default team for run
   $ massgen mcp --http 8765                                  # http://127.0.0.1:8765/mcp, prints a token
+  $ massgen mcp --allow-path ../shared-docs                  # clients may also name files there
 
 Tools: run, status, result, cancel, list_runs, list_examples, validate_config (docs/mcp-server.md).`;
 
@@ -55,6 +58,11 @@ export function parseMcpArgs(argv: readonly string[]): McpOptions {
     .option(
       '--allowed-host <name>',
       'with --http: also answer to this Host name (repeatable)',
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
+      '--allow-path <dir>',
+      'clients may also name files in DIR (repeatable); by default only files in the folder massgen mcp runs in',
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     )
     .option('--max-concurrent <n>', 'runs at once', count(1), 2)
@@ -90,25 +98,35 @@ export async function runMcpCommand(options: McpOptions, io: McpCommandIo): Prom
   const say = (text: string) => io.stderr(io.scrub(text));
   // Loaded only here: the MCP SDK and the run machinery stay out of every other command.
   const { RunRegistry, serveMcpOverStdio, startMcpHttpServer } = await import('../mcp-server/index.js');
-  const runs = new RunRegistry({
-    cwd: io.cwd,
-    env: io.env,
-    ...(options.config ? { config: options.config } : {}),
-    maxConcurrent: options.maxConcurrent,
-    maxQueue: options.maxQueue,
-    ...(options.logs ? {} : { logging: false }),
-    onRunFinished: (run) => {
-      const result = run.result;
-      const seconds = result ? ` in ${(result.durationMs / 1000).toFixed(1)}s` : '';
-      const winner = result?.winnerId ? ` winner ${result.winnerId}` : '';
-      const why = !result && run.startError ? `: ${run.startError.message}` : '';
-      const log = run.logDir ? ` — ${run.logDir}` : '';
-      say(`massgen mcp: run ${run.id}: ${result?.status ?? 'failed'}${seconds}${winner}${why}${log}\n`);
-    },
-  });
+  let runs: InstanceType<typeof RunRegistry>;
+  try {
+    runs = new RunRegistry({
+      cwd: io.cwd,
+      env: io.env,
+      ...(options.allowPath ? { allowedPaths: options.allowPath } : {}),
+      ...(options.config ? { config: options.config } : {}),
+      maxConcurrent: options.maxConcurrent,
+      maxQueue: options.maxQueue,
+      ...(options.logs ? {} : { logging: false }),
+      onRunFinished: (run) => {
+        const result = run.result;
+        const seconds = result ? ` in ${(result.durationMs / 1000).toFixed(1)}s` : '';
+        const winner = result?.winnerId ? ` winner ${result.winnerId}` : '';
+        const why = !result && run.startError ? `: ${run.startError.message}` : '';
+        const log = run.logDir ? ` — ${run.logDir}` : '';
+        say(`massgen mcp: run ${run.id}: ${result?.status ?? 'failed'}${seconds}${winner}${why}${log}\n`);
+      },
+    });
+  } catch (error) {
+    say(`massgen mcp: error: ${describeError(error)}\n`);
+    const hint = (error as { hint?: string }).hint;
+    if (hint) say(`hint: ${hint}\n`);
+    return ExitCode.config;
+  }
   if (options.config) {
     try {
-      runs.resolveConfig(options.config);
+      // The user's own --config may be anywhere: only what clients name stays in the allowed folders.
+      runs.resolveConfig(undefined);
     } catch (error) {
       say(`massgen mcp: error: ${describeError(error)}\n`);
       return ExitCode.config;

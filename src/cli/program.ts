@@ -28,6 +28,8 @@ export interface CliOptions {
   reviewMode?: 'all' | 'none';
   /** `--keep-worktrees`: leave the agents' checkouts and branches after the run. */
   keepWorktrees: boolean;
+  /** `--allow-private-urls`: attachment URLs may reach this machine and private networks. */
+  allowPrivateUrls: boolean;
   validate?: string;
   listBackends: boolean;
   json: boolean;
@@ -163,6 +165,11 @@ export function buildProgram(): Command {
     .option(
       '--trust-project',
       "use the working folder's .massgen/config.yaml and .env this run without asking (nothing is remembered; massgen trust remembers)",
+      false,
+    )
+    .option(
+      '--allow-private-urls',
+      'attachment URLs may reach this machine and private networks (by default only public addresses are fetched)',
       false,
     )
     .option('--validate <file>', 'check a config file without running it')

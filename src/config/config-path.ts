@@ -4,15 +4,30 @@ export type PathSegment = string | number;
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /**
+ * A key or name from a file that may be repeated in a message: one that looks like a name
+ * (`modle`, `my-server`, `openai/gpt-4o`). Anything else — a line of `/etc/shadow` or of a `.env`
+ * read as a key, a key with `=`, `$` or `:` — is file content, and is left out of every message.
+ */
+const SHOWN_NAME = /^[A-Za-z0-9_](?:[\w.\-/@+ ]{0,62}[\w.\-/@+])?$/;
+
+/** True when `name` (a key, an agent id) may appear in a message; see {@link SHOWN_NAME}. */
+export const isShownName = (name: string): boolean => SHOWN_NAME.test(name);
+
+/** Stands for a key that is not shown. */
+export const HIDDEN_KEY = '[…]';
+
+/**
  * Renders a path the way users read it, e.g. `agents[1].backend.modle`. Keys that would be
- * ambiguous in dotted form (dots, spaces, brackets) are quoted: `headers["x.y"]`.
+ * ambiguous in dotted form (dots, slashes) are quoted: `headers["x.y"]`; a key that does not look
+ * like a name is not shown at all: `[…]` (the line and column still point at it).
  */
 export function formatPath(path: readonly PathSegment[]): string {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
     else if (PLAIN_KEY.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
+    else if (isShownName(segment)) out += `[${JSON.stringify(segment)}]`;
+    else out += HIDDEN_KEY;
   }
   return out;
 }

@@ -150,13 +150,13 @@ orchestrator:
       },
       {
         path: 'agents[0].backend.temperature',
-        message: 'agents[0].backend.temperature: expected a number, got string "hot"',
+        message: 'agents[0].backend.temperature: expected a number, got a string',
         line: 6,
         column: 20,
       },
       {
         path: 'orchestrator.on_new_answer',
-        message: 'orchestrator.on_new_answer: invalid value "resart"; allowed: inject, restart',
+        message: 'orchestrator.on_new_answer: invalid value; allowed: inject, restart',
         hint: 'did you mean "restart"?',
         line: 8,
         column: 18,
@@ -192,7 +192,7 @@ describe('validateConfigFile', () => {
     expect(formatDiagnostics(result.diagnostics, 'config.yaml')).toBe(
       [
         'config.yaml:5:5: unknown key "modle" at agent.backend — did you mean "model"?',
-        'config.yaml:6:20: ui.display_type: invalid value "fancy"; allowed: rich_terminal, simple, silent',
+        'config.yaml:6:20: ui.display_type: invalid value; allowed: rich_terminal, simple, silent',
       ].join('\n'),
     );
   });

@@ -203,7 +203,7 @@ describe('parseConfig: agents', () => {
 
   it('rejects a top level that is not a mapping', () => {
     expect(messagesOf(['a'])).toEqual([
-      'the config must be a mapping with an "agents:" or "agent:" key at the top level, got a list',
+      'the config must be a mapping with an "agents:" or "agent:" key at the top level, got a list: is this a massgen config file?',
     ]);
     expect(messagesOf(null)).toEqual([
       'the config is empty: it needs an "agents:" list or a single "agent:"',
@@ -262,7 +262,7 @@ describe('parseConfig: environment variables', () => {
       { SECRET_URL: 'not a url sk-very-secret' },
     );
     expect(messages).toEqual([
-      'agent.backend.base_url: expected an http:// or https:// URL, got "${SECRET_URL}" (after substitution)',
+      'agent.backend.base_url: expected an http:// or https:// URL, got a string (from ${SECRET_URL})',
     ]);
   });
 });
@@ -283,7 +283,7 @@ describe('parseConfig: the thrown error', () => {
     const error = caught as ConfigValidationError;
     expect(error.code).toBe('config_error');
     expect(error.message).toBe(
-      'config.yaml: agents[0].backend.temperature: expected a number, got string "hot" (and 1 more problem)',
+      'config.yaml: agents[0].backend.temperature: expected a number, got a string (and 1 more problem)',
     );
     expect(error.message).not.toContain('\n');
     expect(error.path).toBe('agents[0].backend.temperature');

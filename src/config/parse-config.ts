@@ -77,7 +77,7 @@ export function checkConfig(
     const message =
       raw === null || raw === undefined
         ? 'the config is empty: it needs an "agents:" list or a single "agent:"'
-        : `the config must be a mapping with an "agents:" or "agent:" key at the top level, got ${describeValue(raw)}`;
+        : `the config must be a mapping with an "agents:" or "agent:" key at the top level, got ${describeValue(raw)}: is this a massgen config file?`;
     return { diagnostics: [{ path: '', message }], warnings: [] };
   }
   const compat = readMassGenFormat(raw, options.cwd === undefined ? {} : { cwd: options.cwd });

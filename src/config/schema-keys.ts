@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { closestMatch } from '../util/closest-match.js';
-import { formatPath, type PathSegment } from './config-path.js';
+import { formatPath, isShownName, type PathSegment } from './config-path.js';
 
 /**
  * The shape of a zod schema reduced to what key suggestions need: which keys exist where.
@@ -199,9 +199,14 @@ export function explainUnknownKey(
   key: string,
   data: unknown,
 ): { message: string; hint: string | undefined } {
-  const message = `unknown key "${key}" at ${describeLocation(objectPath)}`;
   const node = nodeAt(tree, objectPath);
   const here = node?.kind === 'object' ? [...node.fields.keys()] : [];
+  if (!isShownName(key))
+    return {
+      message: `unknown key at ${describeLocation(objectPath)} (not shown: it does not look like a config key — is this a massgen config file?)`,
+      hint: here.length > 0 ? `valid keys here: ${here.join(', ')}` : undefined,
+    };
+  const message = `unknown key "${key}" at ${describeLocation(objectPath)}`;
   const sameCase = here.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
   if (sameCase !== undefined)
     return { message, hint: `did you mean "${sameCase}"? (keys are case-sensitive)` };

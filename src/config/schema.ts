@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isRecord } from '../util/guards.js';
+import { isShownName } from './config-path.js';
 import { checklistCoordinationKeys, qualityOrchestratorKeys } from './quality-schema.js';
 import { MemoryConfigSchema } from './memory-schema.js';
 import { PermissionRulesSchema, WriteModeSchema } from './permission-schema.js';
@@ -421,6 +422,9 @@ export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
 const effectiveId = (entry: unknown, index: number): unknown =>
   isRecord(entry) && entry.id !== undefined ? entry.id : `agent_${index + 1}`;
 
+/** ` "alpha"` for an id that looks like a name; nothing for one that does not (it may be file content). */
+const nameOf = (id: unknown): string => (isShownName(String(id)) ? ` "${String(id)}"` : '');
+
 /**
  * Problems zod cannot see field by field: `agent:` vs `agents:` and duplicate ids (after defaulting).
  * Tolerant of any input, because it also runs when other keys are invalid; exported so the parser can
@@ -450,16 +454,16 @@ export function agentListProblems(value: unknown): { path: (string | number)[]; 
     }
     problems.push({
       path: ['agents', index, 'id'],
-      message: `duplicate agent id "${String(id)}" (also used by agents[${first}])`,
+      message: `duplicate agent id${nameOf(id)} (also used by agents[${first}])`,
     });
   });
   for (const key of ['judge', 'presenter_agent'] as const) {
     const named = isRecord(value.orchestrator) ? value.orchestrator[key] : undefined;
     if (typeof named === 'string' && !firstIndexById.has(named)) {
-      const ids = [...firstIndexById.keys()].map(String);
+      const ids = [...firstIndexById.keys()].map(String).filter(isShownName);
       problems.push({
         path: ['orchestrator', key],
-        message: `${key === 'judge' ? 'judge' : 'presenter_agent'} "${named}" is not an agent of this config; agents: ${ids.join(', ')}`,
+        message: `${key === 'judge' ? 'judge' : 'presenter_agent'}${nameOf(named)} is not an agent of this config; agents: ${ids.join(', ')}`,
       });
     }
   }

@@ -36,7 +36,10 @@ describe('tool settings in the config', () => {
       { web: { type: 'streamable-http' } },
       'mcp_servers.web.url: missing required key "url" for a streamable-http MCP server',
     ],
-    [{ fs: { type: 'stdoi', command: 'x' } }, 'mcp_servers.fs.type: invalid value "stdoi"'],
+    [
+      { fs: { type: 'stdoi', command: 'x' } },
+      'mcp_servers.fs.type: invalid value; allowed: stdio, streamable-http',
+    ],
     [
       { fs: { command: 'x', url: 'http://127.0.0.1/mcp' } },
       'mcp_servers.fs.url: "url" does not apply to a stdio MCP server',

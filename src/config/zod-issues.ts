@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { closestMatch } from '../util/closest-match.js';
 import { formatPath, valueAt, type PathSegment } from './config-path.js';
 import type { ConfigProblem } from './diagnostics.js';
-import { SECRET_KEY_PATTERN } from './mask-secrets.js';
 import { describeLocation, explainUnknownKey, type SchemaNode } from './schema-keys.js';
 
 /**
@@ -23,51 +22,39 @@ const EXPECTED: Record<string, string> = {
   null: 'null',
 };
 
-const MAX_SHOWN = 40;
-
-/** `string "hot"`, `number 3`, `a list`: enough to recognise the value without dumping it. */
+/**
+ * `a string`, `a number`, `a list`: the value's type, never the value. A config's values include
+ * secrets, and the file checked may not be a config at all (a `.env`, `/etc/shadow` given by mistake or
+ * by a caller that should not read it): a diagnostic names the key, the type and the position only.
+ */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') {
-    const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
-    return `string ${JSON.stringify(shown)}`;
-  }
-  return `${typeof value} ${String(value)}`;
+  return typeof value === 'boolean' ? 'true or false' : `a ${typeof value}`;
 }
 
 interface Context {
   tree: SchemaNode;
   /** The config after variable substitution (what zod saw). */
   data: unknown;
-  /** The config as written, so values that came from the environment are shown as their `${VAR}`. */
+  /** The config as written, so a value that came from the environment can say which variable. */
   raw: unknown;
 }
 
-/**
- * How the offending value is shown. `bare` drops the type word where the expectation already implies
- * it (`must be at most 2, got 3`). Values under secret-looking keys are described by type only, and
- * values that came from `${VAR}` are shown as written, so secrets never reach a terminal or CI log.
- */
-function shown(issue: z.core.$ZodIssue, path: PathSegment[], context: Context, bare = false): string {
+/** ` (from ${VAR})` when the value as written used environment variables: names only, never values. */
+function fromVariables(path: PathSegment[], context: Context): string {
   const written = valueAt(context.raw, path);
-  if (typeof written === 'string' && written.includes('${')) {
-    return `${bare ? '' : 'string '}${JSON.stringify(written)} (after substitution)`;
-  }
+  if (typeof written !== 'string') return '';
+  const names = [...written.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => `\${${m[1]}}`);
+  return names.length > 0 ? ` (from ${[...new Set(names)].join(', ')})` : '';
+}
+
+/** How the offending value is shown: its type (and the variables it came from), never itself. */
+function shown(issue: z.core.$ZodIssue, path: PathSegment[], context: Context): string {
   const value = 'input' in issue && issue.input !== undefined ? issue.input : valueAt(context.data, path);
-  const key = path[path.length - 1];
-  // `max_tokens` matches the pattern but is a count, not a token.
-  if (typeof key === 'string' && SECRET_KEY_PATTERN.test(key) && !key.startsWith('max_')) {
-    return Array.isArray(value) || value === null || typeof value === 'object'
-      ? describeValue(value)
-      : `a ${typeof value}`;
-  }
-  if (bare && (typeof value === 'number' || typeof value === 'string')) {
-    return describeValue(value).replace(/^\w+ /, '');
-  }
-  return describeValue(value);
+  return `${describeValue(value)}${fromVariables(path, context)}`;
 }
 
 function bound(
@@ -106,24 +93,26 @@ function describeIssue(
     }
     case 'invalid_value': {
       const allowed = issue.values.map((value) => String(value));
-      const got = shown(issue, path, context, true);
       const input = valueAt(context.data, path);
+      // The suggestion is one of the allowed values: it tells what was meant without repeating it.
       const near = typeof input === 'string' ? closestMatch(input, allowed) : undefined;
-      const text = `invalid value ${got}; allowed: ${allowed.join(', ')}`;
+      const got =
+        typeof input === 'string' ? fromVariables(path, context) : ` (${shown(issue, path, context)})`;
+      const text = `invalid value${got}; allowed: ${allowed.join(', ')}`;
       return near === undefined ? { text } : { text, hint: `did you mean "${near}"?` };
     }
     case 'too_small':
-      return { text: `${bound(issue, issue.minimum, 'min')}, got ${shown(issue, path, context, true)}` };
+      return { text: `${bound(issue, issue.minimum, 'min')}${fromVariables(path, context)}` };
     case 'too_big':
-      return { text: `${bound(issue, issue.maximum, 'max')}, got ${shown(issue, path, context, true)}` };
+      return { text: `${bound(issue, issue.maximum, 'max')}${fromVariables(path, context)}` };
     case 'invalid_format': {
       const expected = issue.format === 'url' ? 'an http:// or https:// URL' : `a valid ${issue.format}`;
-      return { text: `expected ${expected}, got ${shown(issue, path, context, true)}` };
+      return { text: `expected ${expected}, got ${shown(issue, path, context)}` };
     }
     case 'not_multiple_of':
       return { text: `must be a multiple of ${issue.divisor}` };
     default:
-      return { text: `invalid value ${shown(issue, path, context)}` };
+      return { text: `invalid value (${shown(issue, path, context)})` };
   }
 }
 

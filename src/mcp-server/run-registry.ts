@@ -15,6 +15,7 @@ import { RunSlots, ServerBusyError } from '../server/openai/run-slots.js';
 import { CancelledError, ConfigError, MassGenError, describeError } from '../types/errors.js';
 import type { ErrorInfo } from '../types/events.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { AllowedFolders } from './allowed-folders.js';
 import { TrackedRun } from './tracked-run.js';
 
 /** What a client asks to run. */
@@ -31,6 +32,11 @@ export interface RunRequest {
 export interface RunRegistryOptions {
   cwd: string;
   env: Env;
+  /**
+   * Folders beside `cwd` whose files clients may name (`--allow-path`). Every path a client gives —
+   * config, attachments, context paths — must lie in `cwd` or one of these, symbolic links resolved.
+   */
+  allowedPaths?: readonly string[];
   /** The config `run` uses when the client names none (a path or `@examples/NAME`). */
   config?: string;
   /** Runs at once (default 2). */
@@ -71,10 +77,13 @@ export class RunRegistry {
   private readonly runs = new Map<string, TrackedRun>();
   private readonly slots: RunSlots;
   private readonly clock: Clock;
+  private readonly folders: AllowedFolders;
 
+  /** @throws {ConfigError} when an allowed path does not exist. */
   constructor(private readonly options: RunRegistryOptions) {
     this.slots = new RunSlots(options.maxConcurrent ?? 2, options.maxQueue ?? 8);
     this.clock = options.clock ?? systemClock;
+    this.folders = new AllowedFolders(path.resolve(options.cwd), options.allowedPaths ?? []);
   }
 
   get limits(): { maxConcurrent: number; maxQueue: number } {
@@ -83,18 +92,20 @@ export class RunRegistry {
 
   /**
    * The config file a reference names: a bundled example (`@examples/NAME`, or a bare NAME when no such
-   * file exists here), else a file relative to the server's folder.
+   * file exists here), else a file relative to the server's folder. A client's file must lie in an
+   * allowed folder; the server's own `--config` (given by the user) need not.
    *
-   * @throws {ConfigError} when neither exists.
+   * @throws {ConfigError} when neither exists, or the client's file is outside the allowed folders.
    */
   resolveConfig(ref: string | undefined): string {
-    const chosen = ref?.trim() || this.options.config;
+    const given = ref?.trim();
+    const chosen = given || this.options.config;
     if (!chosen)
       throw new ConfigError('no config given, and the server has none', {
         hint: 'pass config (a YAML file or an example name from list_examples), or start massgen mcp --config FILE',
       });
     if (isExampleRef(chosen)) return resolveExampleRef(chosen);
-    const file = path.resolve(this.options.cwd, chosen);
+    const file = given ? this.folders.resolve(chosen, 'config') : path.resolve(this.options.cwd, chosen);
     if (existsSync(file)) return file;
     try {
       return resolveExampleRef(chosen);
@@ -117,8 +128,12 @@ export class RunRegistry {
     const problem = configProblem(configFile, this.options.cwd, this.options.env, !this.options.launch);
     if (problem) throw problem;
     const attachments = await readAttachments(
-      (request.attachments ?? []).map((file) => path.resolve(this.options.cwd, file)),
+      (request.attachments ?? []).map((file) => this.folders.resolve(file, 'attachment')),
     );
+    const contextPaths = request.contextPaths?.map((entry) => ({
+      ...entry,
+      path: this.folders.resolve(entry.path, 'context path'),
+    }));
     const question = questionWithAttachments(request.question, attachments);
     const run = new TrackedRun(
       `mg_${randomBytes(6).toString('hex')}`,
@@ -128,7 +143,7 @@ export class RunRegistry {
     );
     this.runs.set(run.id, run);
     this.forgetOldRuns();
-    void this.execute(run, question, request);
+    void this.execute(run, question, { ...request, ...(contextPaths ? { contextPaths } : {}) });
     return run;
   }
 

@@ -18,6 +18,9 @@ const file = (name: string, data: string | Uint8Array) => {
   return at;
 };
 const load = (...inputs: Parameters<typeof loadAttachments>[0]) => loadAttachments(inputs, { baseDir: dir });
+/** The test server is on 127.0.0.1: only with private addresses allowed (`--allow-private-urls`). */
+const loadPrivate = (...inputs: Parameters<typeof loadAttachments>[0]) =>
+  loadAttachments(inputs, { baseDir: dir, download: { guard: { allowPrivate: true } } });
 const failure = async (promise: Promise<unknown>) => {
   const error = await promise.then(
     () => null,
@@ -171,16 +174,25 @@ describe('attachments: bad inputs are one clear line naming the file', () => {
 });
 
 describe('attachments given as URLs', () => {
+  it('a URL on this machine or a private network is refused unless allowed, naming the URL and the flag', async () => {
+    expect(await failure(load(`${origin}/photo.png`))).toBe(
+      `attachment ${origin}/photo.png: refused: 127.0.0.1 is a loopback address (this machine), not a public one: pass --allow-private-urls to fetch from this machine or your network, or download it yourself and attach the file by its path`,
+    );
+    expect(await failure(load('http://169.254.169.254/latest/meta-data/iam'))).toMatch(
+      /^attachment http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam: refused: 169\.254\.169\.254 is a link-local address/,
+    );
+  });
+
   it('are downloaded at start and judged by their bytes', async () => {
-    const { media } = await load(`${origin}/photo.png`);
+    const { media } = await loadPrivate(`${origin}/photo.png`);
     expect(media[0]).toMatchObject({ name: 'photo.png', kind: 'image', path: `${origin}/photo.png` });
   });
 
   it('an HTTP error, a body over the cap and an unreachable host are clear errors', async () => {
-    expect(await failure(load(`${origin}/gone.png`))).toMatch(
+    expect(await failure(loadPrivate(`${origin}/gone.png`))).toMatch(
       /gone\.png: the server answered 404 Not Found: check the URL, or download it yourself/,
     );
-    expect(await failure(load(`${origin}/huge.bin`))).toMatch(
+    expect(await failure(loadPrivate(`${origin}/huge.bin`))).toMatch(
       /huge\.bin: 200 MB is over the 50 MB limit for an attached file/,
     );
     // A port nothing listens on: what offline looks like to fetch.
@@ -188,7 +200,7 @@ describe('attachments given as URLs', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await failure(load(`http://127.0.0.1:${port}/photo.png`))).toMatch(
+    expect(await failure(loadPrivate(`http://127.0.0.1:${port}/photo.png`))).toMatch(
       /^attachment http:\/\/127\.0\.0\.1:\d+\/photo\.png: could not download it \(.*ECONNREFUSED.*\): check the network, or download it yourself and attach the file by its path$/,
     );
   });

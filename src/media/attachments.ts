@@ -31,8 +31,8 @@ export interface LoadedAttachments {
 export interface LoadAttachmentsOptions {
   /** Relative paths resolve against it. */
   baseDir: string;
-  /** For URLs: cancellation and (in tests) the fetch function. */
-  download?: Pick<DownloadOptions, 'signal' | 'fetch' | 'timeoutMs'>;
+  /** For URLs: cancellation, and which addresses they may reach (public ones unless allowed). */
+  download?: Pick<DownloadOptions, 'signal' | 'guard' | 'timeoutMs'>;
 }
 
 /**

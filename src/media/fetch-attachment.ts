@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '../types/errors.js';
 import { describeError } from '../types/errors.js';
+import { fetchPublicUrl, UrlRefusedError, type UrlGuardOptions } from '../util/url-guard.js';
 import { MAX_ANY_MEDIA_BYTES, formatBytes } from './media-limits.js';
 
 /** How long a download may take before the run gives up on it. */
@@ -26,17 +27,21 @@ export interface DownloadOptions {
   /** Largest body accepted. Default: the largest per-kind media limit. */
   maxBytes?: number;
   signal?: AbortSignal;
-  /** Default: the global `fetch` (tests pass their own). */
-  fetch?: typeof fetch;
   timeoutMs?: number;
+  /**
+   * Which addresses the URL (and each redirect) may reach: public ones only unless `allowPrivate`
+   * (`--allow-private-urls`); see `util/url-guard.ts`.
+   */
+  guard?: UrlGuardOptions;
 }
 
 /**
  * Downloads an attachment given as a URL (MassGen configs point `upload_files` at images on the web),
- * at run start, with a size cap read from `Content-Length` and enforced on the stream.
+ * at run start, with a size cap read from `Content-Length` and enforced on the stream. Only public
+ * addresses are reached, on every redirect hop, unless the guard allows private ones.
  *
- * @throws {ConfigError} one line naming the URL: unreachable (offline, bad host), an HTTP error, or
- * over the cap — each with what to do instead.
+ * @throws {ConfigError} one line naming the URL: a private address refused, unreachable (offline, bad
+ * host), an HTTP error, or over the cap — each with what to do instead.
  */
 export async function downloadAttachment(url: string, options: DownloadOptions = {}): Promise<Uint8Array> {
   const maxBytes = options.maxBytes ?? MAX_ANY_MEDIA_BYTES;
@@ -45,9 +50,14 @@ export async function downloadAttachment(url: string, options: DownloadOptions =
   const instead = 'download it yourself and attach the file by its path';
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { signal, redirect: 'follow' });
+    response = await fetchPublicUrl(url, { ...options.guard, signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof UrlRefusedError)
+      throw new ConfigError(
+        `attachment ${url}: refused: ${error.reason}: pass --allow-private-urls to fetch from this machine or your network, or ${instead}`,
+        { cause: error },
+      );
     const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
     const why = timeout.aborted ? 'it took too long' : describeError(cause);
     throw new ConfigError(

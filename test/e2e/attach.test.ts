@@ -5,6 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/media/index.js';
@@ -148,5 +150,42 @@ describe('massgen --attach', () => {
       'massgen: error: attachment photo.png: its bytes are not an image (looks like text/plain): check it is the file you meant, or give a text file a text name (.txt, .md) to attach it as text\n',
     );
     expect(fake.server.requests).toEqual([]);
+  }, 120_000);
+
+  it('a URL on this machine is refused before any request; --allow-private-urls fetches it', async () => {
+    fake.server.setHandler(() => ({ text: 'A red square.' }));
+    const png = tinyPng(3, 3, [255, 0, 0]);
+    const hits: string[] = [];
+    const files = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end(png);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(files.address() as AddressInfo).port}/photo.png`;
+      const cwd = makeWorkdir();
+      oneAgent(cwd);
+      const refused = await runCli(['--config', 'config.yaml', '--attach', url, 'What is this?'], {
+        cwd,
+        env,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `massgen: error: attachment ${url}: refused: 127.0.0.1 is a loopback address (this machine), not a public one: pass --allow-private-urls to fetch from this machine or your network, or download it yourself and attach the file by its path\n`,
+      );
+      expect(hits).toEqual([]);
+      expect(fake.server.requests).toEqual([]);
+
+      const allowed = await runCli(
+        ['--config', 'config.yaml', '--no-display', '--allow-private-urls', '--attach', url, 'What is this?'],
+        { cwd, env },
+      );
+      expect(allowed.stderr).toBe('');
+      expect(allowed.code).toBe(0);
+      expect(hits).toEqual(['/photo.png']);
+      expect(Buffer.from(fake.server.requests[0]!.view!.media[0]!.data).equals(png)).toBe(true);
+    } finally {
+      await new Promise((resolve) => files.close(resolve));
+    }
   }, 120_000);
 });

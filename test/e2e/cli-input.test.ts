@@ -90,7 +90,7 @@ describe('bad input: exit 1 with one clear line', () => {
     expectUsageError(
       result,
       cwd,
-      /^massgen: error: config\.yaml:7:20: agents\[0\]\.backend\.temperature: expected a number, got string "hot"$/,
+      /^massgen: error: config\.yaml:7:20: agents\[0\]\.backend\.temperature: expected a number, got a string$/,
     );
   });
 
@@ -261,7 +261,7 @@ describe('--validate', () => {
       '✖ config.yaml has 3 problem(s):',
       '  5:7: unknown key "modle" at agents[0].backend — did you mean "model"?',
       '  11:9: agents[2].id: duplicate agent id "b" (also used by agents[1])',
-      '  15:20: agents[2].backend.temperature: expected a number, got string "hot"',
+      '  15:20: agents[2].backend.temperature: expected a number, got a string',
     ]);
     // The agents without base_url need a key this environment lacks: warnings, under one heading too.
     expect(lines[4]).toBe('warnings in config.yaml:');

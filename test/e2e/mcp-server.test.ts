@@ -7,9 +7,6 @@
  */
 import fs, { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunRegistry } from '../../src/mcp-server/run-registry.js';
 import { startMcpHttpServer, type McpHttpServer } from '../../src/mcp-server/mcp-http.js';
@@ -18,24 +15,26 @@ import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.
 import {
   agentEntry,
   agentOf,
-  CLI_BIN,
-  cleanEnv,
   convergingHandler,
   finalAnswerOf,
   makeWorkdir,
   persona,
-  startCli,
   waitFor,
   writeConfig,
   useFakeServer,
-  type RunningCli,
 } from './cli-harness.js';
+import {
+  call,
+  cleanups,
+  closeMcpClients,
+  closingHttpClient,
+  httpCli,
+  httpClient,
+  stdioClient,
+} from './mcp-harness.js';
 
 const fake = useFakeServer();
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((close) => close().catch(() => undefined)));
-});
+afterEach(closeMcpClients);
 
 function team(ids: readonly string[] = ['alpha', 'beta', 'gamma']) {
   return {
@@ -55,60 +54,6 @@ function heldModel(handler: (body: FakeChatRequestBody) => FakeResponse = conver
   return open;
 }
 
-interface ToolAnswer {
-  isError?: boolean;
-  content: { type: string; text?: string }[];
-  structuredContent?: Record<string, unknown>;
-}
-
-/** Calls a tool; returns its structured answer (throws with the text of a tool error). */
-async function call(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-  onprogress?: (progress: { progress: number; message?: string }) => void,
-): Promise<Record<string, unknown>> {
-  const answer = (await client.callTool({ name, arguments: args }, undefined, {
-    timeout: 120_000,
-    ...(onprogress ? { onprogress, resetTimeoutOnProgress: true } : {}),
-  })) as ToolAnswer;
-  if (answer.isError) throw new Error(answer.content.map((c) => c.text).join('\n'));
-  return answer.structuredContent ?? {};
-}
-
-async function stdioClient(cwd: string, args: string[] = ['--config', 'team.yaml']) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI_BIN, 'mcp', ...args],
-    cwd,
-    env: cleanEnv(cwd),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(transport);
-  cleanups.push(() => client.close());
-  return { client, stderr: () => stderr };
-}
-
-async function httpClient(url: string, token: string | null) {
-  const client = new Client({ name: 'test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
-    }),
-  );
-  return client;
-}
-
-/** {@link httpClient}, closed after the test. */
-async function closingHttpClient(url: string, token: string | null) {
-  const client = await httpClient(url, token);
-  cleanups.push(() => client.close());
-  return client;
-}
-
 /** Serves `runs` over MCP HTTP on a free loopback port; the server and the registry close after the test. */
 async function serveOverHttp(runs: RunRegistry, cwd: string): Promise<McpHttpServer> {
   const server = await startMcpHttpServer(runs, { cwd, env: {}, port: 0 });
@@ -117,20 +62,6 @@ async function serveOverHttp(runs: RunRegistry, cwd: string): Promise<McpHttpSer
     () => runs.close(),
   );
   return server;
-}
-
-/** `massgen mcp --http 0` as a child process; resolves with its address and token once it listens. */
-async function httpCli(cwd: string): Promise<{ cli: RunningCli; url: string; token: string }> {
-  const cli = startCli(['mcp', '--config', 'team.yaml', '--http', '0'], { cwd, timeoutMs: 120_000 });
-  cleanups.push(async () => {
-    cli.child.kill('SIGTERM');
-    await cli.result;
-  });
-  await waitFor(() => /Token: \S+/.test(cli.stdout) || cli.child.exitCode !== null, 30_000, 'the MCP server');
-  const url = /massgen mcp: (\S+)/.exec(cli.stdout)?.[1];
-  const token = /Token: (\S+)/.exec(cli.stdout)?.[1];
-  if (!url || !token) throw new Error(`massgen mcp --http did not start: ${cli.stderr}`);
-  return { cli, url, token };
 }
 
 describe('massgen mcp over stdio', () => {

@@ -2,6 +2,7 @@ import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileBrowser } from '../../app/index.js';
 import { sha256Hex } from '../../media/read-media-file.js';
+import { contentDisposition } from './content-disposition.js';
 import type { RunEvent } from '../../types/events.js';
 import type { MediaRef } from '../../types/media.js';
 
@@ -121,12 +122,11 @@ export async function readMedia(found: FoundMedia, places: MediaPlaces): Promise
  */
 export function mediaHeaders(ref: MediaRef): Record<string, string> {
   const type = ref.mediaType.toLowerCase().split(';')[0]?.trim() ?? '';
-  const name = ref.name.replace(/["\\\r\n]/g, '').slice(0, 200);
   const playable = type.startsWith('audio/') || type.startsWith('video/');
   const inline = INLINE.has(type) || playable || ACTIVE.has(type);
   return {
     'Content-Type': inline ? type : 'application/octet-stream',
-    'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename="${name}"`,
+    'Content-Disposition': contentDisposition(inline ? 'inline' : 'attachment', ref.name),
     'X-Content-Type-Options': 'nosniff',
     // Asked again each time, so a file that is gone shows as gone (as `raw` does).
     'Cache-Control': 'no-store',

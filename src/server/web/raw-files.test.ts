@@ -29,6 +29,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'final', 'doc.pdf'), '%PDF-1.4\n%%EOF\n');
   fs.writeFileSync(path.join(dir, 'final', 'notes'), '<html><script>alert(1)</script>');
   fs.writeFileSync(path.join(cwd, 'secret.txt'), 'not for the browser');
+  fs.writeFileSync(path.join(dir, 'final', '報告.txt'), 'the report\n');
+  fs.writeFileSync(path.join(dir, 'final', 'a "quoted"; name.txt'), 'quoted\n');
   server = await startWebServer({ cwd, env: {}, port: 0, staticDir: cwd });
   base = `http://127.0.0.1:${server.port}`;
 });
@@ -86,5 +88,30 @@ describe('GET /api/runs/:id/raw', () => {
     const browser = createFileBrowser(path.join(cwd, '.massgen', 'massgen_logs', RUN));
     expect(await browser.readAtMost('final/doc.pdf', 4)).toBeNull();
     expect(String(await browser.readAtMost('final/doc.pdf', 1000))).toBe('%PDF-1.4\n%%EOF\n');
+  });
+
+  it('serves and downloads a file of any name: RFC 5987 filename* beside an ASCII filename', async () => {
+    const download = (file: string) =>
+      get(`/api/runs/${RUN}/download?root=log&path=${encodeURIComponent(file)}`);
+    const report = await download('final/報告.txt');
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-disposition')).toBe(
+      `attachment; filename="__.txt"; filename*=UTF-8''%E5%A0%B1%E5%91%8A.txt`,
+    );
+    expect(await report.text()).toBe('the report\n');
+    const shown = await raw('final/報告.txt');
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-disposition')).toBe(
+      `inline; filename="__.txt"; filename*=UTF-8''%E5%A0%B1%E5%91%8A.txt`,
+    );
+    // Quotes and semicolons cannot break out of the header's parameters.
+    const quoted = await download('final/a "quoted"; name.txt');
+    expect(quoted.headers.get('content-disposition')).toBe(
+      `attachment; filename="a _quoted_; name.txt"; filename*=UTF-8''a%20%22quoted%22%3B%20name.txt`,
+    );
+    // Plain ASCII names keep the plain form.
+    expect((await download('final/notes')).headers.get('content-disposition')).toBe(
+      'attachment; filename="notes"',
+    );
   });
 });

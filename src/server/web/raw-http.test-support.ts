@@ -1,6 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import WebSocket from 'ws';
+import type { RunEvent } from '../../types/events.js';
+import type { SocketMessage, WebServer } from './web-server.js';
 
 /**
  * HTTP as a browser or an attacker sends it, for the servers' tests: any Host, Origin and
@@ -94,5 +96,24 @@ export function closeCode(ws: WebSocket): Promise<number> {
   return new Promise((resolve) => {
     ws.on('error', () => undefined);
     ws.once('close', (code) => resolve(code));
+  });
+}
+
+/** A web server run's events from its socket, once its `done` (or error) comes down. */
+export function runEventsUntilDone(server: WebServer, runId: string): Promise<RunEvent[]> {
+  return new Promise<RunEvent[]>((resolve, reject) => {
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${server.port}/ws?run=${runId}&after=-1&token=${server.authToken}`,
+    );
+    const events: RunEvent[] = [];
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as SocketMessage;
+      if (message.type === 'event') events.push(message.event);
+      else {
+        ws.close();
+        resolve(events);
+      }
+    });
+    ws.on('error', reject);
   });
 }

@@ -38,6 +38,12 @@ interface Live {
   prepared: PreparedRun | null;
   controller: AbortController;
   listeners: Set<(event: RunEvent | typeof DONE) => void>;
+  /** The run's uploads folder, removed with the run. */
+  uploadsDir: string | null;
+  /** `start` has returned it: from then on the hub owns its uploads and may forget it. */
+  started: boolean;
+  /** Settles once the run is over (its turn has returned). */
+  ended: Promise<void>;
 }
 
 /** What the hub needs from the server around it. */
@@ -46,6 +52,13 @@ export interface RunHubOptions {
   env: Env;
   /** Turns the user's config reference into what the library takes (a path, or a parsed config). */
   resolveConfig: (ref: string) => string | MassGenConfig;
+  /**
+   * Finished runs kept (default 100); older ones are forgotten (their logs stay, as past runs) and
+   * their uploads removed.
+   */
+  keepFinished?: number;
+  /** Removes a run's uploads folder when the run is forgotten or the server stops. */
+  removeUploads?: (dir: string) => Promise<void>;
 }
 
 /** What starts a run: a new session, the next turn of a live run's session, or a saved session's. */
@@ -58,6 +71,11 @@ export interface StartRequest {
   session?: string;
   /** Files the user attached to the question: absolute paths of the stored uploads. */
   attachments?: readonly string[];
+  /**
+   * The folder those uploads are in: the hub owns it once the run has started, and removes it with
+   * the run (forgotten, or the server stops). Not when start throws: then it is the caller's.
+   */
+  uploadsDir?: string;
 }
 
 /**
@@ -125,7 +143,16 @@ export class RunHub {
       logDir: null,
       workspaces,
     };
-    const live: Live = { run, prepared: null, controller: new AbortController(), listeners: new Set() };
+    let ended!: () => void;
+    const live: Live = {
+      run,
+      prepared: null,
+      controller: new AbortController(),
+      listeners: new Set(),
+      uploadsDir: request.uploadsDir ?? null,
+      started: false,
+      ended: new Promise<void>((resolve) => (ended = resolve)),
+    };
     this.runs.set(id, live);
     // Settled when the run is prepared (null), or with the error it could not start with.
     let started!: (error: unknown) => void;
@@ -162,6 +189,8 @@ export class RunHub {
         for (const listener of live.listeners) listener(DONE);
         live.listeners.clear();
         started(new Error('the run ended before it started'));
+        ended();
+        this.forgetOldRuns();
       });
     const failure = await preparing;
     if (failure !== null) {
@@ -174,7 +203,26 @@ export class RunHub {
         ),
       );
     }
+    live.started = true;
+    // It may have ended already (a run that ends is forgotten only once started): keep the bound.
+    this.forgetOldRuns();
     return run;
+  }
+
+  /** Forgets the oldest finished runs beyond `keepFinished`, removing their uploads. */
+  private forgetOldRuns(): void {
+    const keep = this.options.keepFinished ?? 100;
+    const finished = [...this.runs.entries()].filter(([, live]) => live.run.done && live.started);
+    for (const [id, live] of finished.slice(0, Math.max(0, finished.length - keep))) {
+      this.runs.delete(id);
+      void this.release(live);
+    }
+  }
+
+  private async release(live: Live): Promise<void> {
+    const dir = live.uploadsDir;
+    live.uploadsDir = null;
+    if (dir) await this.options.removeUploads?.(dir).catch(() => undefined);
   }
 
   /**
@@ -251,9 +299,12 @@ export class RunHub {
     return prepared.respondToReview(reviewId, apply, 'web');
   }
 
-  /** Cancels every run (server shutdown). */
-  close(): void {
-    for (const live of this.runs.values()) if (!live.run.done) live.controller.abort();
+  /** Cancels every run, waits for each to end, and removes their uploads (server shutdown). */
+  async close(): Promise<void> {
+    const all = [...this.runs.values()];
+    for (const live of all) if (!live.run.done) live.controller.abort();
+    await Promise.all(all.map((live) => live.ended));
+    await Promise.all(all.map((live) => this.release(live)));
   }
 }
 

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { gate } from '../../testing/scripted-backend.js';
 import {
   startFakeOpenAIServer,
@@ -10,11 +9,10 @@ import {
   type FakeOpenAIServer,
   type FakeResponse,
 } from '../../testing/fake-openai-server.js';
-import type { RunEvent } from '../../types/events.js';
 import { ConfigCatalog } from './config-catalog.js';
-import { rawRequest } from './raw-http.test-support.js';
+import { rawRequest, runEventsUntilDone } from './raw-http.test-support.js';
 import { RunHub, RunStartError } from './run-hub.js';
-import { startWebServer, type SocketMessage, type WebServer } from './web-server.js';
+import { startWebServer, type WebServer } from './web-server.js';
 
 /**
  * Steering over real HTTP (docs/web.md): `POST /api/runs/:id/messages` and `/answer-now` through the
@@ -66,22 +64,7 @@ async function start() {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   /** The run's events until it is done. */
-  const events = (runId: string) =>
-    new Promise<RunEvent[]>((resolve, reject) => {
-      const ws = new WebSocket(
-        `ws://127.0.0.1:${server.port}/ws?run=${runId}&after=-1&token=${server.authToken}`,
-      );
-      const out: RunEvent[] = [];
-      ws.on('message', (data) => {
-        const message = JSON.parse(String(data)) as SocketMessage;
-        if (message.type === 'event') out.push(message.event);
-        else {
-          ws.close();
-          resolve(out);
-        }
-      });
-      ws.on('error', reject);
-    });
+  const events = (runId: string) => runEventsUntilDone(server, runId);
   return { server, api, json, events };
 }
 

@@ -48,7 +48,8 @@ import { registerEvalRoutes } from './evals.js';
 import { anySameToken, cookieName, sameToken, tokensFromRequest } from './auth.js';
 import { HostAllowList, requestGuard, safeDecode } from './guard.js';
 import { findMedia, mediaHeaders, readMedia } from './media-files.js';
-import { storeUploads } from './uploads.js';
+import { contentDisposition } from './content-disposition.js';
+import { readUploads, removeUploads, storeUploads, type StoredUploads } from './uploads.js';
 import { RequestMediaError, REQUEST_MEDIA_LIMITS } from '../../app/request-media.js';
 import type { MediaPart } from '../../types/media.js';
 
@@ -69,6 +70,8 @@ export interface WebAppOptions {
   hosts?: HostAllowList;
   /** Where the built browser app is (default: `dist/web` of the installed package). */
   staticDir?: string;
+  /** Finished runs the server keeps live (default 100); older ones are forgotten with their uploads. */
+  keepFinishedRuns?: number;
 }
 
 /** The largest file `raw` serves for the page to show (a larger one is for downloading). */
@@ -143,6 +146,8 @@ export function createWebApp(options: WebAppOptions) {
       if (!file) throw new MassGenError('config_error', `unknown config "${ref}"`);
       return file;
     },
+    removeUploads,
+    ...(options.keepFinishedRuns === undefined ? {} : { keepFinished: options.keepFinishedRuns }),
   });
   const hosts = options.hosts ?? new HostAllowList(undefined);
   const token = options.authToken;
@@ -252,7 +257,7 @@ export function createWebApp(options: WebAppOptions) {
     const file = request.config ? allowed(request.config) : null;
     let attachments: MediaPart[] = [];
     try {
-      attachments = await storeUploads(cwd, request.attachments ?? []);
+      attachments = await readUploads(request.attachments ?? []);
     } catch (error) {
       if (error instanceof RequestMediaError)
         return c.json({ error: describeError(error) }, error.tooLarge ? 413 : 400);
@@ -276,6 +281,8 @@ export function createWebApp(options: WebAppOptions) {
         );
       }
     }
+    // Written only now, for a run that passed its checks; the hub removes them with the run.
+    const stored: StoredUploads | null = attachments.length > 0 ? await storeUploads(cwd, attachments) : null;
     try {
       const run = await hub.start({
         question,
@@ -283,10 +290,11 @@ export function createWebApp(options: WebAppOptions) {
         ...(request.followUpOf ? { followUpOf: request.followUpOf } : {}),
         ...(request.session ? { session: request.session } : {}),
         // The stored files by path: the run's log names them there, so a replay can show them again.
-        ...(attachments.length > 0 ? { attachments: attachments.flatMap((a) => a.path ?? []) } : {}),
+        ...(stored ? { attachments: stored.parts.flatMap((a) => a.path ?? []), uploadsDir: stored.dir } : {}),
       });
       return c.json(summary(run) satisfies LiveRun, 201);
     } catch (error) {
+      if (stored) await removeUploads(stored.dir);
       if (error instanceof UnknownRunError || error instanceof SessionNotFoundError)
         return c.json({ error: describeError(error) }, 404);
       if (error instanceof RunStartError)
@@ -399,7 +407,7 @@ export function createWebApp(options: WebAppOptions) {
       const active = ext === '.html' || ext === '.htm' || ext === '.svg';
       return c.body(new Uint8Array(data), 200, {
         'Content-Type': type,
-        'Content-Disposition': `inline; filename="${path.basename(file).replace(/["\\\r\n]/g, '')}"`,
+        'Content-Disposition': contentDisposition('inline', path.basename(file)),
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'no-store',
         'X-Frame-Options': 'SAMEORIGIN',
@@ -443,7 +451,7 @@ export function createWebApp(options: WebAppOptions) {
       const data = await browser.read(file);
       return c.body(new Uint8Array(data), 200, {
         'Content-Type': 'application/octet-stream',
-        'Content-Disposition': `attachment; filename="${path.basename(file).replace(/"/g, '')}"`,
+        'Content-Disposition': contentDisposition('attachment', path.basename(file)),
       });
     } catch (error) {
       return c.json({ error: describeError(error) }, error instanceof BrowseRefusedError ? 403 : 404);

@@ -131,7 +131,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port: listening.port,
     authToken: authToken ?? null,
     close: async () => {
-      hub.close();
+      await hub.close();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
       await listening.close();
