@@ -76,8 +76,23 @@ export function discoverConfig(options: DiscoveryOptions): DiscoveredConfig | nu
  */
 export function loadUserEnv(options: DiscoveryOptions): Record<string, string | undefined> {
   const env = options.env ?? process.env;
-  const home = options.home ?? os.homedir();
-  return loadDotEnv(userConfigDir(env, home), loadDotEnv(options.cwd, env));
+  const [project, user] = envFolders(options);
+  return loadDotEnv(user, loadDotEnv(project, env));
+}
+
+/** Where a run's `.env` files are: the working folder, then the user-level config folder. */
+function envFolders(options: DiscoveryOptions): [string, string] {
+  return [options.cwd, userConfigDir(options.env ?? process.env, options.home ?? os.homedir())];
+}
+
+/**
+ * The `.env` files a run's keys are read from ({@link loadUserEnv}; `loadDotEnv` reads the first),
+ * those that exist, as absolute paths: the sandboxes show them empty and no tool may read them.
+ */
+export function dotEnvFiles(options: DiscoveryOptions): string[] {
+  return envFolders(options)
+    .map((folder) => path.resolve(folder, '.env'))
+    .filter((file) => existsSync(file));
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
