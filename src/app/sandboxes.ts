@@ -282,8 +282,12 @@ export async function prepareSandboxes(
       readOnly: workspaces.previousWorkspace ? [workspaces.previousWorkspace] : [],
       denied: pathDenial(envFiles, agentRules),
     });
-    // Rule globs are expanded each time a sandbox starts, against the folders the rules anchor at.
-    const ruleFolders = [real(workspace), ...contextPaths.map((c) => real(c.path))];
+    // Rule globs are expanded each time a sandbox starts, against the folders the rules anchor at
+    // (an own checkout's original among them: the sandbox shows it read-only where it is not hidden).
+    const ruleFolders = [
+      real(workspace),
+      ...contextPaths.flatMap((c) => [real(c.path), ...(c.original ? [real(c.original)] : [])]),
+    ];
     const layout = sandboxLayout({
       workspace,
       peersDir: workspaces.peersDirOf(agent.id),

@@ -88,7 +88,11 @@ export function agentRuleSets(
       lists: [own, team],
       context: {
         cwd,
-        roots: [...(cwd === null ? [] : real(cwd).slice(1)), ...seen.flatMap((c) => real(c.path))],
+        // An own checkout's original is a root too: the sandbox shows the user's folder as well.
+        roots: [
+          ...(cwd === null ? [] : real(cwd).slice(1)),
+          ...seen.flatMap((c) => [...real(c.path), ...(c.original ? real(c.original) : [])]),
+        ],
         aliases: seen.flatMap((c) =>
           c.original ? real(c.path).map((from) => ({ from, to: c.original as string })) : [],
         ),

@@ -181,6 +181,51 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
     180_000,
   );
 
+  const noGit = spawnSync('git', ['--version']).status === 0 ? null : 'git is not installed';
+  it.skipIf(why !== null || noGit !== null)(
+    `with write_mode: worktree, the rule holds in the agent's checkout and in the user's folder${skipped || (noGit ? ` (skipped: ${noGit})` : '')}`,
+    async () => {
+      const root = visibleFolder();
+      try {
+        const cwd = path.join(root, 'project');
+        const key = `KEY-${process.pid}-${Date.now()}-c0ffee`;
+        fs.mkdirSync(path.join(cwd, 'secrets'), { recursive: true });
+        fs.mkdirSync(path.join(cwd, 'home'), { recursive: true });
+        fs.writeFileSync(path.join(cwd, 'secrets', 'key.txt'), `${key}\n`, { mode: 0o644 });
+        fs.writeFileSync(path.join(cwd, 'app.txt'), 'the app\n');
+        fake.server.setHandler(
+          scriptedCalls([
+            {
+              name: 'execute_command',
+              arguments: {
+                command: `cat ${cwd}/secrets/key.txt; find ${cwd}/.massgen -name key.txt -exec cat {} +; find ${cwd}/.massgen -name app.txt | grep -c app.txt`,
+              },
+            },
+          ]),
+        );
+        oneAgent(cwd, {
+          orchestrator: { context_paths: [{ path: '.', permission: 'write', write_mode: 'worktree' }] },
+          permissions: [{ deny: '*', path: 'secrets/**' }],
+        });
+        handOver(root, user);
+        const result = await runCli(['--config', 'config.yaml', '--automation', 'Find the key.'], {
+          cwd,
+          env: { HOME: path.join(cwd, 'home') },
+          timeoutMs: 120_000,
+          ...(user ? { user } : {}),
+        });
+        expect(result.code, result.stderr).toBe(0);
+        const [shell] = toolResults();
+        expect(shell).not.toContain(key);
+        // The checkout is there (its app.txt is found), its secrets/ empty.
+        expect(shell).toMatch(/No such file or directory\n1\n$/);
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+
   it.skipIf(why !== null)(
     `the .env files massgen loaded are empty in the sandbox, whatever reads them${skipped}`,
     async () => {
