@@ -70,6 +70,21 @@ function oneAgent(cwd: string, extra: Record<string, unknown>): void {
   });
 }
 
+/** The built CLI on `cwd`'s config, as `user` (or the test's own), with a home of its own inside `cwd`. */
+function runAs(
+  user: { uid: number; gid: number } | undefined,
+  cwd: string,
+  question: string,
+  env: Record<string, string> = {},
+) {
+  return runCli(['--config', 'config.yaml', '--automation', question], {
+    cwd,
+    env: { HOME: path.join(cwd, 'home'), ...env },
+    timeoutMs: 120_000,
+    ...(user ? { user } : {}),
+  });
+}
+
 /** Gives the whole tree to `user` (the run writes its workspace and logs there). */
 function handOver(dir: string, user: { uid: number; gid: number } | undefined): void {
   if (!user) return;
@@ -125,12 +140,7 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
           permissions: [{ deny: '*', path: ['.env', 'secrets/**'], reason: 'credentials stay put' }],
         });
         handOver(root, user);
-        const result = await runCli(['--config', 'config.yaml', '--automation', 'Find the key.'], {
-          cwd,
-          env: { HOME: path.join(cwd, 'home') },
-          timeoutMs: 120_000,
-          ...(user ? { user } : {}),
-        });
+        const result = await runAs(user, cwd, 'Find the key.');
         expect(result.stderr).not.toContain(key);
         expect(result.code, result.stderr).toBe(0);
         const results = toolResults();
@@ -208,12 +218,7 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
           permissions: [{ deny: '*', path: 'secrets/**' }],
         });
         handOver(root, user);
-        const result = await runCli(['--config', 'config.yaml', '--automation', 'Find the key.'], {
-          cwd,
-          env: { HOME: path.join(cwd, 'home') },
-          timeoutMs: 120_000,
-          ...(user ? { user } : {}),
-        });
+        const result = await runAs(user, cwd, 'Find the key.');
         expect(result.code, result.stderr).toBe(0);
         const [shell] = toolResults();
         expect(shell).not.toContain(key);
@@ -253,12 +258,7 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         // The project is a context path: read_file could reach its .env otherwise.
         oneAgent(cwd, { orchestrator: { context_paths: [{ path: cwd, permission: 'read' }] } });
         handOver(root, user);
-        const result = await runCli(['--config', 'config.yaml', '--automation', 'Show the settings.'], {
-          cwd,
-          env: { HOME: path.join(cwd, 'home'), XDG_CONFIG_HOME: xdg },
-          timeoutMs: 120_000,
-          ...(user ? { user } : {}),
-        });
+        const result = await runAs(user, cwd, 'Show the settings.', { XDG_CONFIG_HOME: xdg });
         expect(result.code, result.stderr).toBe(0);
         const results = toolResults();
         expect(results).toHaveLength(readers.length + 1);
