@@ -244,6 +244,7 @@ export function buildToolRegistry(
           ...(sandbox.bwrap ? { sandbox: { bwrap: sandbox.bwrap, layout: sandbox.layout } } : {}),
           maxFileSizeBytes: backend.command_max_file_size_mb * 1024 * 1024,
           maxProcesses: backend.command_max_processes,
+          maxMemoryBytes: backend.sandbox.memory,
         }),
       );
     }

@@ -14,6 +14,7 @@ import {
   type RunStream,
   type StepRequest,
 } from '../coordination/index.js';
+import { dotEnvFiles } from '../config/config-discovery.js';
 import { withExtraContextPaths, type ExtraContextPath } from './extra-context-paths.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
 import { CancelledError, describeError } from '../types/errors.js';
@@ -78,6 +79,11 @@ export interface MassGenOptions {
    * has not trusted (docs/security.md, "Project folders"), and the run notes what it left out.
    */
   projectTrusted?: boolean;
+  /**
+   * The `.env` files `env` was read from: shown empty in every sandbox and refused to every tool.
+   * Default: `<cwd>/.env` and the user-level `~/.config/massgen/.env`, those that exist.
+   */
+  envFiles?: readonly string[];
   signal?: AbortSignal;
   /** Earlier turns of a multi-turn session. */
   history?: readonly HistoryTurn[];
@@ -263,6 +269,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         contextPaths,
         previousWorkspace: options.previousWorkspace ?? null,
         isolation: { reviewer: reviews.reviewer, keep: options.keepWorktrees === true },
+        envFiles: options.envFiles ?? dotEnvFiles({ cwd, ...(options.env ? { env: options.env } : {}) }),
       });
       workspaces = prepared.workspaces;
       memoryFiles = await seedMemoryFolders(memory, memoryFilesMode, prepared.sandboxes);

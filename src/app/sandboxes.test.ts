@@ -203,7 +203,7 @@ describe('execution_mode: docker on a machine without a Docker engine', () => {
           code: 'docker_fallback',
           key: 'agents[0].backend.execution_mode',
           message:
-            'agent_a: execution_mode is docker, but no Docker engine is available here ("docker info" failed: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?); its commands run in the OS sandbox instead — with this machine\'s programs rather than the debian:bookworm-slim image, the workspace at its own path rather than /workspace, network off as configured, and no memory or CPU limit (docker.fallback: error stops the run instead).',
+            'agent_a: execution_mode is docker, but no Docker engine is available here ("docker info" failed: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?); its commands run in the OS sandbox instead — with this machine\'s programs rather than the debian:bookworm-slim image, the workspace at its own path rather than /workspace, network off as configured, the memory limit of sandbox.memory (2 GiB) rather than docker.memory, and no CPU limit (docker.fallback: error stops the run instead).',
         },
       ]);
       const sandbox = prepared.sandboxes.get('agent_a')!;

@@ -1,6 +1,7 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
+import { formatByteSize } from '../config/byte-size.js';
 import {
   dockerAvailable,
   homeLayout,
@@ -9,7 +10,14 @@ import {
   type ExecutionMode,
   type SandboxLayout,
 } from '../tools/execute-command/index.js';
-import { createPathChecker } from '../tools/permissions/index.js';
+import {
+  createPathChecker,
+  deniedOnDisk,
+  readDenial,
+  readDeniedWhy,
+  type AgentRules,
+  type PathDenial,
+} from '../tools/permissions/index.js';
 import type { ToolContext } from '../types/tool.js';
 import { ConfigError, describeError } from '../types/errors.js';
 import type { RunWarning } from '../types/events.js';
@@ -17,6 +25,7 @@ import { gitAvailable, type ContextPathInfo, type Reviewer, type RunWorkspaces }
 import type { AgentSandbox } from './build-tools.js';
 import { isolationSpecs, prepareWorkspaces } from './build-workspaces.js';
 import type { Env } from './build-agents.js';
+import { agentRuleSets } from './tool-permissions.js';
 
 /** No review asked: the winner's changes are applied as the presenter's writes would be. */
 const APPLY_ALL: Reviewer = {
@@ -85,7 +94,7 @@ export async function dockerFallback(
   return {
     code: 'docker_fallback',
     key: `${where}.execution_mode`,
-    message: `${agent.id}: execution_mode is docker, but no Docker engine is available here (${available.reason}); its commands run in the OS sandbox instead — with this machine's programs rather than the ${docker.image} image, the workspace at its own path rather than /workspace, network ${docker.network ? 'on' : 'off'} as configured, and no memory or CPU limit (docker.fallback: error stops the run instead).`,
+    message: `${agent.id}: execution_mode is docker, but no Docker engine is available here (${available.reason}); its commands run in the OS sandbox instead — with this machine's programs rather than the ${docker.image} image, the workspace at its own path rather than /workspace, network ${docker.network ? 'on' : 'off'} as configured, the memory limit of sandbox.memory (${formatByteSize(agent.backend.sandbox.memory)}) rather than docker.memory, and no CPU limit (docker.fallback: error stops the run instead).`,
   };
 }
 
@@ -93,7 +102,7 @@ export async function dockerFallback(
 export function describeSandbox(env: Env): string {
   const support = sandboxSupport(env.PATH);
   return support.ok
-    ? `✔ bubblewrap (${support.bwrap}): commands run without capabilities in a user namespace of their own, the machine read-only, only the workspace writable, home hidden, no network, limits on processes and bytes written`
+    ? `✔ bubblewrap (${support.bwrap}): commands run without capabilities in a user namespace of their own, the machine read-only, only the workspace writable, home hidden, no network, limits on processes, memory and bytes written`
     : `✖ none: ${support.reason} — ${support.hint}`;
 }
 
@@ -121,6 +130,8 @@ export function sandboxLayout(options: {
   hiddenPaths: readonly string[];
   network: boolean;
   env: Env;
+  /** Real paths shown empty, asked as each sandbox starts (see {@link SandboxLayout.masked}). */
+  masked?: () => readonly string[];
 }): (phase: ToolContext['phase']) => SandboxLayout {
   const home = homeLayout(options.env);
   const hidden = [...home.hidden, real(options.massgenDir), ...options.hiddenPaths.map(real)];
@@ -142,7 +153,27 @@ export function sandboxLayout(options: {
       writable,
       hidden,
       network: options.network,
+      ...(options.masked ? { masked: options.masked } : {}),
     };
+  };
+}
+
+/** The `.env` files' real paths (those that exist): what no tool may read, in or out of a sandbox. */
+function realFiles(files: readonly string[]): string[] {
+  return [...new Set(files.flatMap((f) => (existsSync(f) ? [real(f)] : [])))];
+}
+
+/**
+ * What no tool of this agent may read or write, asked with real paths: the `.env` files massgen
+ * loaded (a fixed check), and what a permission rule denies `read_file` (the rule named).
+ */
+function pathDenial(envFiles: readonly string[], rules: AgentRules | undefined): PathDenial {
+  return (realPath) => {
+    if (envFiles.includes(realPath)) {
+      return { why: 'is a .env file massgen loaded keys from; no tool may use it', byRule: false };
+    }
+    const match = rules ? readDenial(rules, realPath) : null;
+    return match === null ? null : { why: readDeniedWhy(match), byRule: true };
   };
 }
 
@@ -162,6 +193,8 @@ export async function prepareSandboxes(
     previousWorkspace: string | null;
     /** How the winner's changes to isolated context paths are reviewed; `keep`: `--keep-worktrees`. */
     isolation?: { reviewer: Reviewer; keep?: boolean };
+    /** The `.env` files the run's keys were read from: masked in every sandbox, refused to every tool. */
+    envFiles?: readonly string[];
   },
 ): Promise<{
   workspaces: RunWorkspaces | null;
@@ -235,16 +268,26 @@ export async function prepareSandboxes(
     return { workspaces, sandboxes, warnings };
   }
   const massgenDir = path.join(options.projectDir, '.massgen');
+  const envFiles = realFiles(options.envFiles ?? []);
+  const rules = agentRuleSets(config, { workspaces, contextPaths: options.contextPaths });
   for (const agent of config.agents) {
     const workspace = workspaces.workspaceOf(agent.id);
     if (workspace === null) continue;
     const contextPaths = workspaces.contextPathsOf(agent.id);
+    const agentRules = rules.get(agent.id);
     const checkPath = createPathChecker({
       workspace,
       peerSnapshots: workspaces.peersDirOf(agent.id),
       contextPaths,
       readOnly: workspaces.previousWorkspace ? [workspaces.previousWorkspace] : [],
+      denied: pathDenial(envFiles, agentRules),
     });
+    // Rule globs are expanded each time a sandbox starts, against the folders the rules anchor at
+    // (an own checkout's original among them: the sandbox shows it read-only where it is not hidden).
+    const ruleFolders = [
+      real(workspace),
+      ...contextPaths.flatMap((c) => [real(c.path), ...(c.original ? [real(c.original)] : [])]),
+    ];
     const layout = sandboxLayout({
       workspace,
       peersDir: workspaces.peersDirOf(agent.id),
@@ -255,6 +298,7 @@ export async function prepareSandboxes(
       // A container's network setting still holds when its commands fall back to the sandbox.
       network: fellBack.has(agent.id) ? agent.backend.docker.network : agent.backend.sandbox.network,
       env,
+      masked: () => [...envFiles, ...(agentRules ? deniedOnDisk(agentRules, ruleFolders) : [])],
     });
     const support = sandboxSupport(env.PATH);
     const stdioServers = Object.entries(agent.backend.mcp_servers).filter(

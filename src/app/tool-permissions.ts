@@ -1,7 +1,9 @@
+import { realpathSync } from 'node:fs';
 import type { MassGenConfig } from '../config/index.js';
 import type { PermissionRuleConfig } from '../config/permission-schema.js';
 import {
   createRulePolicy,
+  realPathOf,
   type AgentRules,
   type PermissionRule,
   type RuleList,
@@ -50,16 +52,24 @@ export function holdsToolCalls(config: MassGenConfig): boolean {
   );
 }
 
+/** Real path where it exists, else as given: relative patterns then anchor at real locations too. */
+function real(folder: string): string[] {
+  try {
+    const resolved = realpathSync(folder);
+    return resolved === folder ? [folder] : [folder, resolved];
+  } catch {
+    return [folder];
+  }
+}
+
 /**
- * The {@link ToolPolicy} of a run, or undefined when nothing decides on calls (no rules, calls run
- * without asking) — the run then behaves exactly as before. `held`: calls no rule matched wait for the
- * approver (`auto_approve: false`, or a library caller's `onToolApproval`).
+ * Each agent's rules (its own list, then the team's) and where its relative paths resolve: its
+ * workspace, and the context paths as it sees them (its own checkout standing for the user's folder).
  */
-export function buildToolPolicy(
+export function agentRuleSets(
   config: MassGenConfig,
-  options: { held: boolean; workspaces: RunWorkspaces | null; contextPaths: readonly ContextPathInfo[] },
-): ToolPolicy | undefined {
-  if (!options.held && !hasPermissionRules(config)) return undefined;
+  options: { workspaces: RunWorkspaces | null; contextPaths: readonly ContextPathInfo[] },
+): Map<string, AgentRules> {
   const team: RuleList = {
     scope: 'team',
     label: 'permissions',
@@ -73,14 +83,35 @@ export function buildToolPolicy(
       rules: (agent.permissions ?? []).map(toPermissionRule),
     };
     const seen = options.workspaces?.contextPathsOf(agent.id) ?? options.contextPaths;
+    const cwd = options.workspaces?.workspaceOf(agent.id) ?? null;
     byAgent.set(agent.id, {
       lists: [own, team],
       context: {
-        cwd: options.workspaces?.workspaceOf(agent.id) ?? null,
-        roots: seen.map((c) => c.path),
-        aliases: seen.flatMap((c) => (c.original ? [{ from: c.path, to: c.original }] : [])),
+        cwd,
+        // An own checkout's original is a root too: the sandbox shows the user's folder as well.
+        roots: [
+          ...(cwd === null ? [] : real(cwd).slice(1)),
+          ...seen.flatMap((c) => [...real(c.path), ...(c.original ? real(c.original) : [])]),
+        ],
+        aliases: seen.flatMap((c) =>
+          c.original ? real(c.path).map((from) => ({ from, to: c.original as string })) : [],
+        ),
       },
     });
   });
-  return createRulePolicy(byAgent, options.held ? 'ask' : 'allow');
+  return byAgent;
+}
+
+/**
+ * The {@link ToolPolicy} of a run, or undefined when nothing decides on calls (no rules, calls run
+ * without asking) — the run then behaves exactly as before. `held`: calls no rule matched wait for the
+ * approver (`auto_approve: false`, or a library caller's `onToolApproval`). Path conditions see where
+ * a path argument really leads as well as its name.
+ */
+export function buildToolPolicy(
+  config: MassGenConfig,
+  options: { held: boolean; workspaces: RunWorkspaces | null; contextPaths: readonly ContextPathInfo[] },
+): ToolPolicy | undefined {
+  if (!options.held && !hasPermissionRules(config)) return undefined;
+  return createRulePolicy(agentRuleSets(config, options), options.held ? 'ask' : 'allow', realPathOf);
 }

@@ -79,9 +79,25 @@ export function loadUserEnv(
   options: DiscoveryOptions & { projectEnv?: boolean },
 ): Record<string, string | undefined> {
   const env = options.env ?? process.env;
-  const home = options.home ?? os.homedir();
-  const base = options.projectEnv === true ? loadDotEnv(options.cwd, env) : { ...env };
-  return loadDotEnv(userConfigDir(env, home), base);
+  const [project, user] = envFolders(options);
+  const base = options.projectEnv === true ? loadDotEnv(project, env) : { ...env };
+  return loadDotEnv(user, base);
+}
+
+/** Where a run's `.env` files are: the working folder, then the user-level config folder. */
+function envFolders(options: DiscoveryOptions): [string, string] {
+  return [options.cwd, userConfigDir(options.env ?? process.env, options.home ?? os.homedir())];
+}
+
+/**
+ * The `.env` files of the working folder and the user-level config folder, those that exist, as
+ * absolute paths: the sandboxes show them empty and no tool may read them — the project's too when it
+ * was not loaded (an untrusted folder's `.env` may still hold the user's secrets).
+ */
+export function dotEnvFiles(options: DiscoveryOptions): string[] {
+  return envFolders(options)
+    .map((folder) => path.resolve(folder, '.env'))
+    .filter((file) => existsSync(file));
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

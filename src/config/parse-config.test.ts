@@ -8,7 +8,7 @@ const TOOL_DEFAULTS = {
   command_timeout_seconds: 120,
   command_max_file_size_mb: 1024,
   command_max_processes: 512,
-  sandbox: { network: false, hidden_paths: [] },
+  sandbox: { network: false, hidden_paths: [], memory: 2 * 1024 ** 3 },
   docker: { image: 'debian:bookworm-slim', memory: '2g', cpus: 2, network: false, fallback: 'sandbox' },
   mcp_servers: {},
   custom_tools: [],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isRecord } from '../util/guards.js';
 import { isShownName } from './config-path.js';
 import { checklistCoordinationKeys, qualityOrchestratorKeys } from './quality-schema.js';
+import { byteSizeSchema } from './byte-size.js';
 import { MemoryConfigSchema } from './memory-schema.js';
 import { PermissionRulesSchema, WriteModeSchema } from './permission-schema.js';
 import { AgentSkillsSchema, SkillsConfigSchema } from './skills-schema.js';
@@ -224,6 +225,11 @@ export const BackendConfigSchema = z.strictObject({
       network: z.boolean().default(false),
       /** Folders hidden inside the sandbox besides the user's home. */
       hidden_paths: z.array(z.string().min(1)).default(() => []),
+      /**
+       * The most memory one command may use (`512m`, `2g`, or bytes): its cgroup's `memory.max` where
+       * massgen may make one (root), else each process's address space (RLIMIT_AS). Output: bytes.
+       */
+      memory: byteSizeSchema(16 * 1024 ** 2).default(2 * 1024 ** 3),
     })
     .prefault({}),
   docker: z

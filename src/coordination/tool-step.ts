@@ -184,7 +184,8 @@ async function decideCall(
     decided('deny', 'guard', { reason: refusal });
     return refusal;
   }
-  const verdict = policy.evaluate({ agentId, phase, toolName: call.name, arguments: call.arguments });
+  const verdict = await policy.evaluate({ agentId, phase, toolName: call.name, arguments: call.arguments });
+  if (signal.aborted) throw signal.reason;
   if (verdict?.decision === 'allow') {
     decided('allow', 'rule', { rule: verdict.rule });
     return null;

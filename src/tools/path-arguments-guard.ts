@@ -23,11 +23,13 @@ export function withPathGuard(provider: ToolProvider, checkPath: CheckPath): Too
     name: string,
     args: Record<string, unknown>,
     phase: ToolContext['phase'],
+    precheck: boolean,
   ): Promise<string | null> => {
     const access: Access = definition(name)?.annotations?.readOnly === true ? 'read' : 'write';
     for (const requested of pathsIn(args)) {
       const decision = await checkPath(requested, access, phase);
-      if (!decision.allowed) return decision.reason;
+      // Before the rules, a permission rule's denial is left to them (they name the rule in the ledger).
+      if (!decision.allowed && !(precheck && decision.byRule === true)) return decision.reason;
     }
     return null;
   };
@@ -38,13 +40,13 @@ export function withPathGuard(provider: ToolProvider, checkPath: CheckPath): Too
     close: () => provider.close(),
     async precheck(name, args, context) {
       return (
-        (await checkPaths(name, args, context.phase)) ??
+        (await checkPaths(name, args, context.phase, true)) ??
         (await provider.precheck?.(name, args, context)) ??
         null
       );
     },
     async call(name, args, context) {
-      const refusal = await checkPaths(name, args, context.phase);
+      const refusal = await checkPaths(name, args, context.phase, false);
       if (refusal !== null) return { content: refusal, isError: true };
       return provider.call(name, args, context);
     },

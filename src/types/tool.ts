@@ -109,8 +109,11 @@ export interface ToolPolicyRequest {
  * approver. With a policy every decision is emitted as `tool.permission.decided`.
  */
 export interface ToolPolicy {
-  /** The first rule that matches (the agent's own, then the team's), or null when none does. */
-  evaluate(request: ToolPolicyRequest): ToolPolicyVerdict | null;
+  /**
+   * The first rule that matches (the agent's own, then the team's), or null when none does; a promise
+   * where the verdict needs the disk (where a path argument really leads).
+   */
+  evaluate(request: ToolPolicyRequest): ToolPolicyVerdict | null | Promise<ToolPolicyVerdict | null>;
   /** A call no rule matched: runs at once (`allow`) or waits for the approver (`ask`). */
   readonly unmatched: 'allow' | 'ask';
 }

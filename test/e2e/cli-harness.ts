@@ -44,6 +44,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Written to the child's stdin, which is then closed (default: no stdin). */
   stdin?: string;
+  /** Run the CLI as this user (through util-linux `setpriv`; the tests must run as root). */
+  user?: { uid: number; gid: number };
 }
 
 export interface RunningCli {
@@ -66,7 +68,11 @@ export function cleanEnv(cwd: string, extra: Record<string, string> = {}): Recor
 /** Starts the built CLI and captures its output; the caller may signal `child` while it runs. */
 export function startCli(args: readonly string[], options: CliOptions): RunningCli {
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+  const as = options.user
+    ? ['setpriv', `--reuid=${options.user.uid}`, `--regid=${options.user.gid}`, '--clear-groups', '--']
+    : [];
+  const [program, ...prefix] = [...as, process.execPath];
+  const child = spawn(program!, [...prefix, CLI_BIN, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.cwd, options.env),
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -293,6 +299,15 @@ export function votableIds(body: FakeChatRequestBody): string[] {
     { properties?: { agent_id?: { enum?: unknown } } } | undefined;
   const ids = parameters?.properties?.agent_id?.enum;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** A single agent that makes `calls` one per step (one tool result more each time), then answers. */
+export function scriptedCalls(calls: readonly { name: string; arguments: Record<string, unknown> }[]) {
+  return (body: FakeChatRequestBody): FakeResponse => {
+    const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;
+    const call = calls[done];
+    return call ? { toolCalls: [call] } : { text: `done after ${done} calls` };
+  };
 }
 
 /** The final answer {@link convergingHandler}'s winner presents. */

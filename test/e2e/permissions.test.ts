@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
+import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import type { LedgerEntry } from '../../src/logging/permission-ledger.js';
 import {
   agentEntry,
@@ -16,6 +16,7 @@ import {
   makeWorkdir,
   persona,
   readEvents,
+  scriptedCalls,
   startCli,
   useFakeServer,
   waitFor,
@@ -23,17 +24,6 @@ import {
 } from './cli-harness.js';
 
 const fake = useFakeServer();
-
-type Call = { name: string; arguments: Record<string, unknown> };
-
-/** A single agent that makes `calls` one per step (one tool result more each time), then answers. */
-function scripted(calls: Call[]) {
-  return (body: FakeChatRequestBody): FakeResponse => {
-    const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;
-    const call = calls[done];
-    return call ? { toolCalls: [call] } : { text: `done after ${done} calls` };
-  };
-}
 
 const toolResults = (body: FakeChatRequestBody) =>
   (body.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
@@ -55,7 +45,7 @@ describe('permission rules through the CLI', () => {
   it('deny stops a write naming the rule, allow and ask decide the rest, and the ledger has every decision', async () => {
     const cwd = makeWorkdir();
     fake.server.setHandler(
-      scripted([
+      scriptedCalls([
         {
           name: 'write_file',
           arguments: { path: 'secrets/key.txt', content: 'key=sk-test-0123456789abcdef' },
@@ -156,7 +146,9 @@ describe('permission rules through the CLI', () => {
 
   it('an ask nobody answers is denied when the tool timeout passes, and the model is told why', async () => {
     const cwd = makeWorkdir();
-    fake.server.setHandler(scripted([{ name: 'write_file', arguments: { path: 'late.txt', content: 'x' } }]));
+    fake.server.setHandler(
+      scriptedCalls([{ name: 'write_file', arguments: { path: 'late.txt', content: 'x' } }]),
+    );
     writeConfig(cwd, {
       agents: [
         agentEntry('a', fake.server.url, {

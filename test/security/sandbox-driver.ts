@@ -16,6 +16,8 @@ export interface DriverInput {
   timeoutMs: number;
   maxProcesses: number;
   maxFileSizeBytes: number;
+  /** `sandbox.memory`, in bytes; default the provider's. */
+  maxMemoryBytes?: number;
   commands: string[];
 }
 
@@ -31,6 +33,7 @@ export async function runInSandbox(input: DriverInput): Promise<ToolResult[]> {
     mode: 'sandbox',
     maxProcesses: input.maxProcesses,
     maxFileSizeBytes: input.maxFileSizeBytes,
+    ...(input.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: input.maxMemoryBytes }),
     sandbox: { bwrap: support.bwrap, layout: () => input.layout },
   });
   const results: ToolResult[] = [];

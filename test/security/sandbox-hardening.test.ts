@@ -23,6 +23,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   homeLayout,
+  memoryBound,
   processBound,
   sandboxSupport,
   type SandboxLayout,
@@ -129,7 +130,10 @@ describe.each(runners)(`the OS sandbox, run by $who${skipReason}`, (runner) => {
   let socketPath: string | null = null;
   const abstractName = `massgen-test-${tag}`;
 
-  const input = (commands: string[], limits = { processes: 512, bytes: 1024 * MIB }): DriverInput => {
+  const input = (
+    commands: string[],
+    limits: { processes: number; bytes: number; memory?: number } = { processes: 512, bytes: 1024 * MIB },
+  ): DriverInput => {
     const env = {
       PATH: `${home}/.cargo/bin:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: home,
@@ -149,10 +153,11 @@ describe.each(runners)(`the OS sandbox, run by $who${skipReason}`, (runner) => {
       timeoutMs: 60_000,
       maxProcesses: limits.processes,
       maxFileSizeBytes: limits.bytes,
+      ...(limits.memory === undefined ? {} : { maxMemoryBytes: limits.memory }),
       commands,
     };
   };
-  const run = async (commands: string[], limits?: { processes: number; bytes: number }) =>
+  const run = async (commands: string[], limits?: { processes: number; bytes: number; memory?: number }) =>
     (await runner.run(input(commands, limits))).map((r) => r.content);
 
   beforeAll(async () => {
@@ -294,6 +299,34 @@ describe.each(runners)(`the OS sandbox, run by $who${skipReason}`, (runner) => {
       expect(existsSync(path.join(ws, 'big5'))).toBe(false);
       expect(tmp).toMatch(/No space left on device/);
       for (let i = 1; i <= 5; i++) rmSync(path.join(ws, `big${i}`), { force: true });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  // Root with a memory cgroup: the kernel ends the process; anyone else: the allocation fails (RLIMIT_AS).
+  const memoryBy = runner.owner === null && memoryBound() === 'cgroup' ? 'a memory cgroup' : 'RLIMIT_AS';
+  it.skipIf(skip)(
+    `holds a command to sandbox.memory (${memoryBy}), naming the key, and the next command runs${why}`,
+    async () => {
+      // Pages written, so they are really used: 200 MiB in Python under 64 MiB; 1.5 GiB in Node (which
+      // needs more than 64 MiB of address space just to start) under 1 GiB.
+      const allocate = (mib: number) =>
+        `python3 -c 'b = bytearray(${mib} * 1024 * 1024); print("allocated", len(b))'`;
+      const [python, next] = await run([allocate(200), allocate(8)], {
+        processes: 512,
+        bytes: 1024 * MIB,
+        memory: 64 * MIB,
+      });
+      const [node] = await run(
+        [`node -e 'const b = Buffer.alloc(1536 * 1024 * 1024, 1); console.log("allocated", b.length)'`],
+        { processes: 512, bytes: 1024 * MIB, memory: 1024 * MIB },
+      );
+      expect(python).not.toMatch(/allocated 2/);
+      expect(python).toMatch(/out of memory: .*at most 64 MiB \(sandbox\.memory\)/);
+      expect(node).not.toMatch(/allocated/);
+      expect(node).toMatch(/out of memory: .*at most 1 GiB \(sandbox\.memory\)/);
+      // The bound is the command's, not the provider's: the next command runs as usual.
+      expect(next).toBe('exit code 0 (sandbox)\nallocated 8388608\n');
     },
     TEST_TIMEOUT_MS,
   );

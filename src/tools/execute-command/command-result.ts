@@ -33,6 +33,20 @@ const SANDBOX_SYMPTOM =
 /** What shells and runtimes print when the kernel refuses a fork (EAGAIN): the process limit. */
 const FORK_REFUSED = /fork: (?:retry: )?Resource temporarily unavailable|Cannot fork|can't fork/;
 
+/** What programs print when an allocation fails (Python, C, C++, Node/V8, Rust, Go, the JVM). */
+const MEMORY_REFUSED =
+  /MemoryError|Cannot allocate memory|out of memory|bad_alloc|allocation failed|Fatal process OOM|memory allocation of \d+ bytes failed|fatal error: runtime: cannot allocate|Could not reserve enough space/i;
+
+/** Signals of a program that died on a failed allocation it did not check (or V8's deliberate trap). */
+const CRASHES = new Set(['SIGSEGV', 'SIGABRT', 'SIGTRAP', 'SIGBUS']);
+
+/** Whether a failed command looks like one whose allocation failed: its output, or a crash (128 + signal). */
+function outOfMemory(result: RunResult): boolean {
+  if (MEMORY_REFUSED.test(result.output)) return true;
+  if (result.signal !== null) return CRASHES.has(result.signal);
+  return result.exitCode !== null && [128 + 11, 128 + 6, 128 + 5, 128 + 7].includes(result.exitCode);
+}
+
 /** The tool result for a finished command: its status line (naming where it ran) and its output. */
 export function formatResult(
   result: RunResult,
@@ -43,6 +57,8 @@ export function formatResult(
     hint: string | null;
     /** The process limit it ran under, if any. */
     maxProcesses: number | null;
+    /** The memory limit each of its processes ran under (`sandbox.memory` as RLIMIT_AS), if any. */
+    maxMemory?: number | null;
   },
 ): ToolResult {
   const { limitMs } = options;
@@ -86,6 +102,10 @@ export function formatResult(
     result.limit?.reason ??
     (options.maxProcesses !== null && FORK_REFUSED.test(result.output)
       ? `the command reached the limit of ${options.maxProcesses} processes (command_max_processes)`
+      : null) ??
+    // Under RLIMIT_AS an allocation past the bound just fails: the program's words or its crash tell.
+    (options.maxMemory != null && result.exitCode !== 0 && outOfMemory(result)
+      ? `the command may have run out of memory: each of its processes may use at most ${formatBytes(options.maxMemory)} (sandbox.memory)`
       : null);
   if (reason !== null) return { content: `${status}, but ${reason}\n${output}`, isError: true };
   const failed = result.exitCode !== 0 && options.hint !== null && SANDBOX_SYMPTOM.test(result.output);

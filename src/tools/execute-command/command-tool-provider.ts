@@ -22,7 +22,7 @@ import {
   formatSeconds,
   sandboxHint,
 } from './command-result.js';
-import { commandLimiter, DEFAULT_MAX_PROCESSES } from './limits.js';
+import { commandLimiter, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_PROCESSES } from './limits.js';
 import { runProcess, type RunRequest, type RunResult } from './run-process.js';
 import { bwrapArgs, type SandboxLayout } from './sandbox.js';
 import { dockerClientEnv, scrubEnv } from './scrub-env.js';
@@ -60,6 +60,8 @@ export interface CommandToolOptions {
   maxFileSizeBytes?: number;
   /** Sandbox and docker modes: the most processes (threads included) a command may run at once. Default 512. */
   maxProcesses?: number;
+  /** Sandbox mode: the most memory a command may use, in bytes (`sandbox.memory`). Default 2 GiB. */
+  maxMemoryBytes?: number;
   /** Local mode: the shell that runs commands (`<shell> -c <command>`). Default /bin/bash, else sh. */
   shell?: string;
 }
@@ -115,6 +117,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     throw new Error('Sandbox mode needs the sandbox settings.');
   const maxFileSize = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
   const maxProcesses = options.maxProcesses ?? DEFAULT_MAX_PROCESSES;
+  const maxMemory = options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
   // Its real path: the sandbox runs it, and a link on PATH may sit in a folder the sandbox hides.
   const found = findExecutable('prlimit', options.env.PATH);
   const prlimit = found === null ? null : realpathSync(found);
@@ -124,15 +127,15 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     );
   /**
    * `file args` under the file-size limit (util-linux `prlimit`, where there is one) and, in the
-   * sandbox, the process limit: set inside the sandbox's user namespace, where it counts only the
-   * command's own processes.
+   * sandbox, the process limit and `extra` limits: set inside the sandbox's user namespace, where the
+   * process limit counts only the command's own processes.
    */
-  const limited = (file: string, args: string[], processes = false): string[] =>
+  const limited = (file: string, args: string[], sandboxed: string[] | null = null): string[] =>
     prlimit === null
       ? [file, ...args]
       : [
           prlimit,
-          ...(processes ? [`--nproc=${maxProcesses}`] : []),
+          ...(sandboxed === null ? [] : [`--nproc=${maxProcesses}`, ...sandboxed]),
           `--fsize=${maxFileSize}`,
           '--',
           file,
@@ -155,7 +158,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
       mode,
       docker,
       sandbox: options.sandbox,
-      limits: { bytes: maxFileSize, processes: maxProcesses },
+      limits: { bytes: maxFileSize, processes: maxProcesses, memory: maxMemory },
     }),
     parameters: {
       type: 'object',
@@ -195,16 +198,21 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
     limitMs: number,
     signal: AbortSignal,
     phase: ToolContext['phase'],
-  ): Promise<RunResult> => {
+  ): Promise<RunResult & { memoryPerProcess: boolean }> => {
     const id = randomUUID();
     const layout = mode === 'sandbox' ? options.sandbox!.layout(phase) : null;
     const limiter = await commandLimiter(id, {
       processes: mode === 'sandbox' ? maxProcesses : null,
+      memoryBytes: mode === 'sandbox' ? maxMemory : null,
       writeBytes: maxFileSize,
       writable: [workspace, ...(layout?.writable ?? [])],
     });
+    // Memory bounded per process (RLIMIT_AS): an allocation past it fails, and only the output tells.
+    const memoryPerProcess = limiter.rlimits.some((option) => option.startsWith('--as='));
     const watched = (request: Omit<RunRequest, 'watch'>) =>
-      runProcess({ ...request, watch: (pid) => limiter.check(pid) }).finally(() => limiter.dispose());
+      runProcess({ ...request, watch: (pid) => limiter.check(pid) })
+        .then((result) => ({ ...result, memoryPerProcess }))
+        .finally(() => limiter.dispose());
     if (mode === 'local' || mode === 'sandbox') {
       const marker = `${MARKER_VARIABLE}=${id}`;
       // In the sandbox the command is pid 1's child in a pid namespace of its own: when it ends, the
@@ -214,7 +222,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
           ? [
               options.sandbox!.bwrap,
               ...bwrapArgs({ ...layout, tmpBytes: maxFileSize }),
-              ...limited(shell, ['-c', command], true),
+              ...limited(shell, ['-c', command], limiter.rlimits),
             ]
           : limited(shell, ['-c', command]);
       return watched({
@@ -297,7 +305,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
       const done = run(command, env, limitMs, controller.signal, context.phase);
       const entry = { controller, done: done.catch(() => {}) };
       running.add(entry);
-      let result: RunResult;
+      let result: RunResult & { memoryPerProcess: boolean };
       try {
         result = await done;
       } finally {
@@ -314,6 +322,7 @@ export function createCommandToolProvider(options: CommandToolOptions): ToolProv
         mode,
         hint,
         maxProcesses: mode === 'local' ? null : maxProcesses,
+        maxMemory: result.memoryPerProcess ? maxMemory : null,
       });
     },
     async close(): Promise<void> {
@@ -332,7 +341,7 @@ function describe(options: {
   mode: ExecutionMode;
   docker: DockerSettings | undefined;
   sandbox: CommandToolOptions['sandbox'];
-  limits: { bytes: number; processes: number };
+  limits: { bytes: number; processes: number; memory: number };
 }): string {
   const limit = formatSeconds(options.timeoutMs);
   const network = options.sandbox?.layout('coordination').network;
@@ -346,7 +355,7 @@ function describe(options: {
     `Run a shell command ${where}. It starts in the workspace, which is also HOME; relative paths are relative to it.`,
     `Returns the exit code and the output (stdout and stderr together); output beyond ${options.outputChars} characters is truncated (start and end kept).`,
     `The command is killed after ${limit} (timeout_seconds can lower this); anything it leaves running in the background is stopped when it ends; stdin is empty, so do not start interactive programs.`,
-    `A command may write at most ${formatBytes(options.limits.bytes)}${options.mode === 'local' ? '' : ` and run at most ${options.limits.processes} processes at once`}; going past that stops it.`,
+    `A command may write at most ${formatBytes(options.limits.bytes)}${options.mode === 'local' ? '' : ` and run at most ${options.limits.processes} processes at once`}${options.mode === 'sandbox' ? `, using at most ${formatBytes(options.limits.memory)} of memory` : ''}; going past that stops it.`,
     'A few commands are refused outright (rm -rf /, sudo, fork bombs, formatting disks).',
   ].join(' ');
 }

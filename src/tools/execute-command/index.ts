@@ -15,5 +15,5 @@ export {
 } from './docker.js';
 export { bwrapArgs, homeLayout, type SandboxLayout } from './sandbox.js';
 export { sandboxSupport, type SandboxSupport } from './sandbox-support.js';
-export { processBound } from './limits.js';
+export { DEFAULT_MAX_MEMORY_BYTES, memoryBound, processBound } from './limits.js';
 export { scrubEnv } from './scrub-env.js';

@@ -68,6 +68,49 @@ describe('bwrapArgs', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
+  it('masks last, over every grant: a folder as an empty read-only tmpfs, a file as /dev/null', () => {
+    const project = path.join(dir, 'masks');
+    const ws = path.join(project, 'ws');
+    const secrets = path.join(project, 'secrets');
+    const hidden = path.join(project, 'hidden');
+    for (const d of [ws, path.join(secrets, 'deep'), hidden]) mkdirSync(d, { recursive: true });
+    for (const f of [
+      path.join(project, '.env'),
+      path.join(ws, '.env'),
+      path.join(hidden, '.env'),
+      path.join(secrets, 'deep', 'inside-a-masked-folder'),
+    ])
+      writeFileSync(f, 'X=1\n');
+    const args = bwrapArgs(
+      layout({
+        workspace: ws,
+        readOnly: [project, path.join(secrets, 'deep')],
+        hidden: [hidden],
+        masked: () => [
+          secrets,
+          path.join(secrets, 'deep', 'inside-a-masked-folder'),
+          path.join(project, '.env'),
+          path.join(ws, '.env'),
+          path.join(hidden, '.env'),
+          path.join(project, 'gone'),
+        ],
+      }),
+    );
+    const grants = [at(args, '--ro-bind', path.join(secrets, 'deep')), at(args, '--bind', ws, ws)];
+    const masks = [
+      at(args, '--tmpfs', secrets),
+      at(args, '--ro-bind', '/dev/null', path.join(project, '.env')),
+      at(args, '--ro-bind', '/dev/null', path.join(ws, '.env')),
+    ];
+    for (const i of [...grants, ...masks]) expect(i).toBeGreaterThan(-1);
+    expect(Math.min(...masks)).toBeGreaterThan(Math.max(...grants));
+    expect(at(args, '--remount-ro', secrets)).toBeGreaterThan(at(args, '--tmpfs', secrets));
+    // Nothing to mask where the sandbox shows nothing, or nothing is.
+    expect(args.join(' ')).not.toContain(path.join(hidden, '.env'));
+    expect(args.join(' ')).not.toContain(path.join(project, 'gone'));
+    expect(args.join(' ')).not.toContain('inside-a-masked-folder');
+  });
+
   it('hides /run and /var/run; with network on grants back only the folder /etc/resolv.conf points into', () => {
     const offline = bwrapArgs(layout());
     expect(at(offline, '--tmpfs', '/run')).toBeGreaterThan(-1);
@@ -153,6 +196,26 @@ describe.skipIf(!support.ok)(
         { encoding: 'utf8' },
       );
       expect(run.stdout).toBe('CapEff:\t0000000000000000\nend\n');
+    });
+
+    it('shows masked files and folders empty, even where the workspace is writable', () => {
+      const ws = path.join(dir, 'masked-ws');
+      mkdirSync(path.join(ws, 'secrets'), { recursive: true });
+      writeFileSync(path.join(ws, 'secrets', 'key.txt'), 'masked-key\n');
+      writeFileSync(path.join(ws, '.env'), 'masked-env\n');
+      const masked = [path.join(ws, 'secrets'), path.join(ws, '.env')];
+      const run = spawnSync(
+        support.ok ? support.bwrap : 'false',
+        [
+          ...bwrapArgs(layout({ workspace: ws, masked: () => masked })),
+          'sh',
+          '-c',
+          'cat .env secrets/key.txt; ls -A secrets; echo x > secrets/new || echo no-write; echo end',
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(run.stdout + run.stderr).not.toMatch(/masked-(key|env)/);
+      expect(run.stdout).toBe('no-write\nend\n');
     });
   },
 );

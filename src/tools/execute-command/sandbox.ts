@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isWithin } from '../permissions/check-path.js';
 
 /**
  * What a sandboxed process may see and touch. Everything else on the machine is read-only; the
@@ -33,11 +34,19 @@ export interface SandboxLayout {
    * machine's root is read-only, so no mount point can be made elsewhere.
    */
   mounts?: readonly { source: string; target: string }[];
+  /**
+   * Real paths shown empty whatever grants them (files no tool may read: what a permission rule denies,
+   * the `.env` files massgen loaded): a folder becomes an empty read-only one, a file an empty one.
+   * Asked when the sandbox starts, so files matching a rule by then are covered.
+   */
+  masked?: () => readonly string[];
 }
 
 const MIB = 1024 * 1024;
 /** The empty folders put over hidden ones and `/run`: room for what a program scribbles there, no more. */
 const SCRATCH_BYTES = 16 * MIB;
+/** An emptied folder: read-only once mounted, so a few bytes of room are all it needs. */
+const MASK_BYTES = 4096;
 /** `/dev/shm`, as big as Docker's default. */
 const SHM_BYTES = 64 * MIB;
 const DEFAULT_TMP_BYTES = 1024 * MIB;
@@ -212,11 +221,6 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
       bind('--ro-bind', 1, path.dirname(resolv));
   }
   for (const dir of layout.hidden) if (existsSync(dir)) scratch(dir);
-  // Root's own secrets stay root's: the sandbox of root still owns root's files, capabilities or not.
-  const masked = ids.uid === NOBODY && process.getuid?.() === 0 ? rootOnlyEtc() : [];
-  for (const { file, dir } of masked) {
-    mounts.push({ dir: file, rank: 0, args: dir ? ['--tmpfs', file] : ['--ro-bind', '/dev/null', file] });
-  }
   for (const dir of layout.readOnly) bind('--ro-bind', 1, dir);
   for (const dir of layout.writable) bind('--bind', 2, dir);
   for (const { source, target } of layout.mounts ?? [])
@@ -224,10 +228,42 @@ export function bwrapArgs(layout: SandboxLayout): string[] {
   bind('--bind', 3, layout.workspace);
   mounts.sort((a, b) => depth(a.dir) - depth(b.dir) || a.rank - b.rank);
   for (const mount of mounts) args.push(...mount.args);
+  // Masks come last, so no grant inside or around them shows what they cover. Root's own secrets stay
+  // root's: the sandbox of root still owns root's files, capabilities or not.
+  const rootOnly = ids.uid === NOBODY && process.getuid?.() === 0 ? rootOnlyEtc() : [];
+  const masks = [...rootOnly, ...maskedEntries(layout, mounts)];
+  for (const { file, dir } of masks) {
+    args.push(...(dir ? ['--size', String(MASK_BYTES), '--tmpfs', file] : ['--ro-bind', '/dev/null', file]));
+  }
   args.push('--remount-ro', '/dev');
-  for (const { file, dir } of masked) if (dir) args.push('--remount-ro', file);
+  for (const { file, dir } of masks) if (dir) args.push('--remount-ro', file);
   args.push('--chdir', layout.chdir ?? layout.workspace, '--');
   return args;
+}
+
+/**
+ * `layout.masked` as the sandbox sees it: each path that exists and is visible there (not inside a
+ * hidden folder or the private `/tmp` without a grant closer to it), folders first, nothing twice.
+ */
+function maskedEntries(layout: SandboxLayout, mounts: readonly Mount[]): { file: string; dir: boolean }[] {
+  const wanted = [...new Set(layout.masked?.() ?? [])].sort((a, b) => depth(a) - depth(b));
+  const found: { file: string; dir: boolean }[] = [];
+  for (const file of wanted) {
+    if (!path.isAbsolute(file) || found.some((m) => m.dir && isWithin(file, m.file))) continue;
+    // The innermost mount around it decides whether it is there to see: scratch (rank 0) is empty.
+    const around = mounts
+      .filter((m) => isWithin(file, m.dir))
+      .sort((a, b) => depth(b.dir) - depth(a.dir) || b.rank - a.rank)[0];
+    if (around !== undefined && around.rank === 0) continue;
+    try {
+      const info = lstatSync(file);
+      if (info.isSymbolicLink()) continue;
+      found.push({ file, dir: info.isDirectory() });
+    } catch {
+      // Gone: nothing to mask.
+    }
+  }
+  return found;
 }
 
 let etcSecrets: { file: string; dir: boolean }[] | undefined;

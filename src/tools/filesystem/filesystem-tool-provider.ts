@@ -4,14 +4,20 @@ import { ToolError } from '../../types/errors.js';
 import type { Phase } from '../../types/events.js';
 import type { ToolDefinition } from '../../types/messages.js';
 import type { ToolContext, ToolResult } from '../../types/tool.js';
-import { isWithin, safeOpenForRead, safeOpenForWrite } from '../permissions/check-path.js';
+import { safeOpenForRead, safeOpenForWrite } from '../permissions/check-path.js';
 import type { Access, CheckPath } from '../permissions/path-policy.js';
 import type { ToolProvider } from '../tool-provider.js';
+import { checkedPath, copyFileTool } from './copy-file.js';
 import { DEFAULT_MAX_LINES, FILESYSTEM_TOOLS, MAX_LIST_ENTRIES, MAX_TEXT_FILE_BYTES } from './definitions.js';
-import { errorCode } from '../../util/guards.js';
-
-/** How much copy_file reads and writes at a time. */
-const COPY_CHUNK_BYTES = 1024 * 1024;
+import {
+  formatSize,
+  ioFailure,
+  missing,
+  plural,
+  positiveInteger,
+  refuse,
+  stringArg,
+} from './tool-results.js';
 
 /** Options of {@link createFilesystemToolProvider}. */
 export interface FilesystemToolProviderOptions {
@@ -23,65 +29,6 @@ export interface FilesystemToolProviderOptions {
   name?: string;
   /** Test hook: runs after a write was allowed and before the file is opened (e.g. to swap a symlink in). */
   beforeWriteOpen?: (realPath: string) => Promise<void>;
-}
-
-/** A refusal or an expected failure the model can act on. */
-function refuse(content: string): ToolResult {
-  return { content, isError: true };
-}
-
-/** Turns the usual I/O failures into a sentence about the path the model gave; anything else is rethrown. */
-function ioFailure(error: unknown, shown: string): ToolResult {
-  switch (errorCode(error)) {
-    case 'ENOENT':
-      return refuse(`${shown} does not exist.`);
-    case 'EISDIR':
-      return refuse(`${shown} is a folder, not a file.`);
-    case 'ENOTDIR':
-      return refuse(`${shown} cannot be used: a part of the path is a file, not a folder.`);
-    case 'EEXIST':
-      return refuse(`${shown} cannot be created: a file is in the way of a folder it needs.`);
-    case 'ELOOP':
-      return refuse(
-        `${shown} was replaced by a symbolic link while it was being used; the operation was refused.`,
-      );
-    case 'EFTYPE':
-    case 'ENXIO':
-      return refuse(`${shown} is not a regular file (a device, socket or pipe).`);
-    case 'EACCES':
-    case 'EPERM':
-      return refuse(`${shown} cannot be accessed: the operating system denied permission.`);
-    default:
-      throw error;
-  }
-}
-
-/** `undefined` unless `args[key]` is a string. */
-function stringArg(args: Record<string, unknown>, key: string): string | undefined {
-  const value = args[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-function missing(tool: string, key: string): ToolResult {
-  return refuse(
-    `Invalid arguments for ${tool}: "${key}" must be a string. Fix the arguments and call the tool again.`,
-  );
-}
-
-function positiveInteger(value: unknown, fallback: number): number | undefined {
-  if (value === undefined || value === null) return fallback;
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** The text of a file, or why it is not a text file read_file and edit_file can handle. */
@@ -110,16 +57,7 @@ export function createFilesystemToolProvider(options: FilesystemToolProviderOpti
     }
   };
 
-  const check = async (
-    given: string,
-    access: Access,
-    phase: Phase,
-  ): Promise<{ ok: true; realPath: string } | { ok: false; result: ToolResult }> => {
-    const decision = await checkPath(given, access, phase);
-    return decision.allowed
-      ? { ok: true, realPath: decision.realPath }
-      : { ok: false, result: refuse(decision.reason) };
-  };
+  const check = (given: string, access: Access, phase: Phase) => checkedPath(checkPath, given, access, phase);
 
   const readText = async (realPath: string, shown: string): Promise<TextFile> => {
     const handle = await safeOpenForRead(realPath);
@@ -323,117 +261,6 @@ export function createFilesystemToolProvider(options: FilesystemToolProviderOpti
     return { content: `Deleted ${shown}.` };
   };
 
-  const copyFileTool = async (args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> => {
-    const source = stringArg(args, 'source');
-    if (source === undefined) return missing('copy_file', 'source');
-    const destination = stringArg(args, 'destination');
-    if (destination === undefined) return missing('copy_file', 'destination');
-    const shownSource = JSON.stringify(source);
-    const shownDestination = JSON.stringify(destination);
-    const from = await check(source, 'read', context.phase);
-    if (!from.ok) return from.result;
-    const to = await check(destination, 'write', context.phase);
-    if (!to.ok) return to.result;
-    const workspace = await ownWorkspace();
-    if (!isWithin(to.realPath, workspace) || to.realPath === workspace) {
-      return refuse(
-        `${shownDestination} is not inside your own workspace; copy_file copies into your workspace only (workspace: ${workspace}). Give a destination path relative to it.`,
-      );
-    }
-
-    let sourceInfo;
-    try {
-      sourceInfo = await lstat(from.realPath);
-    } catch (error) {
-      return ioFailure(error, shownSource);
-    }
-    let destinationInfo;
-    try {
-      destinationInfo = await lstat(to.realPath);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') return ioFailure(error, shownDestination);
-    }
-
-    const counts = { files: 0, folders: 0, skipped: 0 };
-    const copyOneFile = async (fromPath: string, toPath: string): Promise<void> => {
-      const input = await safeOpenForRead(fromPath);
-      try {
-        const info = await input.stat();
-        const { handle: output } = await safeOpenForWrite(toPath, {
-          mode: info.mode & 0o777,
-          beforeOpen: beforeWriteOpen && (() => beforeWriteOpen(toPath)),
-        });
-        try {
-          const buffer = Buffer.allocUnsafe(COPY_CHUNK_BYTES);
-          for (;;) {
-            context.signal.throwIfAborted();
-            const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-            if (bytesRead === 0) break;
-            for (let written = 0; written < bytesRead;) {
-              written += (await output.write(buffer, written, bytesRead - written)).bytesWritten;
-            }
-          }
-        } finally {
-          await output.close();
-        }
-      } finally {
-        await input.close();
-      }
-      created.add(toPath);
-      counts.files++;
-    };
-    const copyFolder = async (fromFolder: string, toFolder: string): Promise<void> => {
-      context.signal.throwIfAborted();
-      await mkdir(toFolder);
-      counts.folders++;
-      const entries = await readdir(fromFolder, { withFileTypes: true });
-      if ((await realpath(fromFolder)) !== fromFolder)
-        throw Object.assign(new Error('moved'), { code: 'ELOOP' });
-      for (const entry of entries) {
-        context.signal.throwIfAborted();
-        const fromPath = path.join(fromFolder, entry.name);
-        const toPath = path.join(toFolder, entry.name);
-        if (entry.isDirectory()) await copyFolder(fromPath, toPath);
-        else if (entry.isFile()) await copyOneFile(fromPath, toPath);
-        else counts.skipped++;
-      }
-    };
-
-    try {
-      if (sourceInfo.isDirectory()) {
-        if (isWithin(to.realPath, from.realPath)) {
-          return refuse(
-            `${shownDestination} is inside ${shownSource}; a folder cannot be copied into itself.`,
-          );
-        }
-        if (destinationInfo !== undefined) {
-          return refuse(`${shownDestination} already exists; choose a new destination path for the folder.`);
-        }
-        await mkdir(path.dirname(to.realPath), { recursive: true });
-        await copyFolder(from.realPath, to.realPath);
-      } else if (sourceInfo.isFile()) {
-        if (to.realPath === from.realPath)
-          return refuse(`${shownSource} and ${shownDestination} are the same file.`);
-        if (destinationInfo?.isDirectory()) {
-          return refuse(
-            `${shownDestination} is a folder; give the full destination file path, e.g. ${JSON.stringify(path.posix.join(destination, path.basename(from.realPath)))}.`,
-          );
-        }
-        await mkdir(path.dirname(to.realPath), { recursive: true });
-        await copyOneFile(from.realPath, to.realPath);
-      } else {
-        return refuse(`${shownSource} is not a regular file or folder.`);
-      }
-    } catch (error) {
-      if (context.signal.aborted) throw error;
-      return ioFailure(error, `${shownSource} → ${shownDestination}`);
-    }
-    const what = sourceInfo.isDirectory()
-      ? ` (${plural(counts.files, 'file')}, ${plural(counts.folders, 'folder')}${counts.skipped > 0 ? `; skipped ${counts.skipped} symbolic link${counts.skipped === 1 ? '' : 's'} or special file${counts.skipped === 1 ? '' : 's'}` : ''})`
-      : '';
-    return { content: `Copied ${shownSource} to ${shownDestination}${what}.` };
-  };
-
   return {
     name,
     start: async () => {},
@@ -451,7 +278,8 @@ export function createFilesystemToolProvider(options: FilesystemToolProviderOpti
       for (const [given, access] of wanted) {
         if (typeof given !== 'string') continue;
         const decision = await checkPath(given, access, context.phase);
-        if (!decision.allowed) return decision.reason;
+        // A permission rule's denial is the rules engine's to report (it names the rule); `call` still refuses.
+        if (!decision.allowed && decision.byRule !== true) return decision.reason;
       }
       return null;
     },
@@ -470,7 +298,12 @@ export function createFilesystemToolProvider(options: FilesystemToolProviderOpti
         case 'delete_file':
           return deleteFileTool(args, phase);
         case 'copy_file':
-          return copyFileTool(args, context);
+          return copyFileTool(args, context, {
+            checkPath,
+            workspace: ownWorkspace,
+            created,
+            beforeWriteOpen,
+          });
         default:
           throw new ToolError(`${name} has no tool named "${toolName}"`);
       }

@@ -190,6 +190,38 @@ describe('createPathChecker', () => {
   });
 });
 
+describe('denied paths', () => {
+  it('refuses what `denied` names by its real path, for reading and writing, through any link', async () => {
+    const secret = path.join(box.contextRead, 'data.csv');
+    const denying = createPathChecker({
+      ...box.policy,
+      denied: (real) =>
+        real === secret
+          ? { why: 'may not be read or written by any tool: rule r denies it', byRule: true }
+          : real === path.join(box.workspace, 'notes.txt')
+            ? { why: 'is a .env file massgen loaded keys from; no tool may use it', byRule: false }
+            : null,
+    });
+    await symlink(secret, path.join(box.workspace, 'innocent.txt'));
+    await symlink(box.contextRead, path.join(box.workspace, 'ctx'));
+    for (const given of [secret, 'innocent.txt', 'ctx/data.csv', './ctx//./data.csv']) {
+      for (const access of ['read', 'write'] as const) {
+        const decision = await denying(given, access, 'presentation');
+        expect(decision).toMatchObject({ allowed: false, byRule: true });
+        expect(refused(decision)).toMatch(/may not be read or written by any tool: rule r denies it\.$/);
+      }
+    }
+    const env = await denying('notes.txt', 'read', 'coordination');
+    expect(env).toEqual({
+      allowed: false,
+      reason: '"notes.txt" is a .env file massgen loaded keys from; no tool may use it.',
+    });
+    expect(allowed(await denying('src/main.ts', 'read', 'coordination'))).toBe(
+      path.join(box.workspace, 'src/main.ts'),
+    );
+  });
+});
+
 describe('safeOpenForWrite', () => {
   it('creates, then truncates and reports whether it created', async () => {
     const target = path.join(box.workspace, 'out.txt');

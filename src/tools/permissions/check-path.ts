@@ -81,6 +81,16 @@ async function resolveReal(absolute: string, hops = 0): Promise<Resolution> {
   return { ok: false, why: 'it could not be resolved' };
 }
 
+/**
+ * Where `absolute` really leads (see {@link resolveReal}), or null when it cannot be resolved (a loop,
+ * `..` after a missing folder, no permission).
+ */
+export async function realPathOf(absolute: string): Promise<string | null> {
+  // Not `path.resolve`: it would apply `..` before the links it may follow.
+  const resolution = await resolveReal(path.isAbsolute(absolute) ? absolute : path.resolve(absolute));
+  return resolution.ok ? resolution.realPath : null;
+}
+
 /** A policy with every folder in real form, so comparisons with resolved paths are exact. */
 interface RealPolicy {
   workspace: string;
@@ -187,6 +197,15 @@ export function createPathChecker(policy: PathPolicy): CheckPath {
 
     const area = innermostArea(real, realPath);
     if (area === undefined) return { allowed: false, reason: outside };
+    // A link cannot lead past a denial: it is asked with the real path (and the workspace is no exception).
+    const denial = policy.denied?.(realPath) ?? null;
+    if (denial !== null) {
+      return {
+        allowed: false,
+        reason: `${subject} ${denial.why}.`,
+        ...(denial.byRule ? { byRule: true } : {}),
+      };
+    }
     if (access === 'read') return { allowed: true, realPath };
 
     if (real.contextPaths.some(({ protectedPaths }) => protectedPaths.some((p) => isWithin(realPath, p)))) {

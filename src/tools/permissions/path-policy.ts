@@ -24,12 +24,27 @@ export interface PathPolicy {
   contextPaths: readonly ContextPathRule[];
   /** More read-only folders (e.g. the previous turn's winning workspace). */
   readOnly: readonly string[];
+  /**
+   * Real paths no tool may read or write, wherever they are: asked with the real path of every path
+   * checked (and of each file a folder copy meets). Null: usable.
+   */
+  denied?: PathDenial;
 }
+
+/**
+ * Why nothing may use a real path: `why` follows the path in the refusal ("may not be read …");
+ * `byRule` when a permission rule says so (the rules engine, which names the rule in the audit ledger,
+ * then has the first word on the call), not a fixed check such as a `.env` file massgen loaded.
+ */
+export type PathDenial = (realPath: string) => { why: string; byRule: boolean } | null;
 
 export type Access = 'read' | 'write';
 
 /** The verdict on one path. `realPath` is what the caller must then use (never the string it was given). */
-export type PathDecision = { allowed: true; realPath: string } | { allowed: false; reason: string };
+export type PathDecision =
+  | { allowed: true; realPath: string }
+  /** `byRule`: refused by {@link PathPolicy.denied} for a permission rule. */
+  | { allowed: false; reason: string; byRule?: boolean };
 
 /**
  * Decides whether `requested` (absolute, or relative to the workspace) may be read or written in

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { splitCommand, hostsOf, mcpPartsOf, pathsOf } from './call-facts.js';
+import { createRulePolicy } from './rule-policy.js';
 import {
-  createRulePolicy,
   evaluateRules,
+  readDenial,
   ruleMatches,
   ruleProblems,
   ruleText,
@@ -135,6 +136,36 @@ describe('path conditions', () => {
   });
 });
 
+describe('real paths', () => {
+  const deny: PermissionRule = { action: 'deny', tool: '*', path: ['secrets/**'] };
+  const allow: PermissionRule = { action: 'allow', tool: 'read_file', path: ['docs/**'] };
+  const via = (given: string, real: string) => ({
+    toolName: 'read_file',
+    arguments: { path: given },
+    realPaths: new Map([[given, real]]),
+  });
+  it('deny a link whose name is harmless when it leads into a denied folder', () => {
+    expect(ruleMatches(deny, via('s/key.txt', `${repo}/secrets/key.txt`), context)).toBe(true);
+    expect(ruleMatches(deny, via('s/key.txt', `${repo}/public/key.txt`), context)).toBe(false);
+    expect(ruleMatches(deny, call('read_file', { path: 's/key.txt' }), context)).toBe(false);
+  });
+  it('allow only when the name and where it leads both match', () => {
+    expect(ruleMatches(allow, via('docs/a.md', `${ws}/docs/a.md`), context)).toBe(true);
+    expect(ruleMatches(allow, via('docs/a.md', `${repo}/secrets/key.txt`), context)).toBe(false);
+  });
+  it('readDenial asks the whole list as read_file would be asked, so an earlier allow is an exception', () => {
+    const lists = [agent({ action: 'allow', tool: 'read_file', path: ['secrets/public.txt'] }), team(deny)];
+    expect(readDenial({ lists, context }, `${repo}/secrets/key.txt`)?.ref.label).toBe('permissions[0]');
+    expect(readDenial({ lists, context }, `${repo}/secrets/public.txt`)).toBe(null);
+    expect(readDenial({ lists, context }, `${repo}/src/a.ts`)).toBe(null);
+    // A rule with a condition a read cannot meet does not make a path unreadable.
+    const onlyCommands = team({ action: 'deny', tool: '*', path: ['src/**'], command: ['rm *'] });
+    expect(readDenial({ lists: [onlyCommands], context }, `${repo}/src/a.ts`)).toBe(null);
+    const writesOnly = team({ action: 'deny', tool: 'write_file', path: ['src/**'] });
+    expect(readDenial({ lists: [writesOnly], context }, `${repo}/src/a.ts`)).toBe(null);
+  });
+});
+
 describe('command conditions', () => {
   it('match globs where * is any run of characters', () => {
     const rule: PermissionRule = { action: 'ask', tool: 'execute_command', command: ['git push*'] };
@@ -231,18 +262,18 @@ describe('createRulePolicy', () => {
     'allow',
   );
 
-  it('turns matches into verdicts, with the tool error for a denial naming the rule', () => {
+  it('turns matches into verdicts, with the tool error for a denial naming the rule', async () => {
     const request = { agentId: 'a', phase: 'coordination' as const, toolName: 'write_file' };
-    expect(policy.evaluate({ ...request, arguments: { path: 'src/x.ts' } })).toMatchObject({
+    expect(await policy.evaluate({ ...request, arguments: { path: 'src/x.ts' } })).toMatchObject({
       decision: 'ask',
       rule: { label: 'agents[0].permissions[0]' },
     });
-    const denied = policy.evaluate({ ...request, arguments: { path: 'README.md' } });
+    const denied = await policy.evaluate({ ...request, arguments: { path: 'README.md' } });
     expect(denied).toMatchObject({ decision: 'deny', rule: { label: 'permissions[0]' } });
     expect(denied?.decision === 'deny' && denied.message).toBe(
       'The call to write_file was denied by permission rule permissions[0] (deny write_file): read-only team. Do not retry it unchanged; continue without it or try another approach.',
     );
-    expect(policy.evaluate({ ...request, agentId: 'b', arguments: {} })).toBe(null);
+    expect(await policy.evaluate({ ...request, agentId: 'b', arguments: {} })).toBe(null);
     expect(policy.unmatched).toBe('allow');
   });
 });

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type picomatch from 'picomatch';
 import type { PermissionRuleRef } from '../../types/permission-events.js';
-import type { ToolPolicy, ToolPolicyRequest, ToolPolicyVerdict } from '../../types/tool.js';
 import { matchesToolPattern } from '../../util/tool-patterns.js';
 import { argumentsOf, commandOf, hostsOf, mcpPartsOf, pathsOf, splitCommand } from './call-facts.js';
 
@@ -62,6 +61,16 @@ export interface CallContext {
   aliases?: readonly { from: string; to: string }[];
 }
 
+/**
+ * A call as the rules see it. `realPaths`: where each path argument really leads (symbolic links
+ * resolved), by the argument as given — a rule matches the real location as well as the name.
+ */
+export interface RuleCall {
+  toolName: string;
+  arguments: unknown;
+  realPaths?: ReadonlyMap<string, string>;
+}
+
 /** A rule that matched, with how decisions name it. */
 export interface RuleMatch {
   rule: PermissionRule;
@@ -84,7 +93,7 @@ const loadPicomatch = (): typeof picomatch =>
   (picomatchFn ??= createRequire(import.meta.url)('picomatch') as typeof picomatch);
 
 /** A path glob also covers everything under what it names (`secrets` = `secrets` and `secrets/**`). */
-function pathMatcher(pattern: string): picomatch.Matcher {
+export function pathMatcher(pattern: string): picomatch.Matcher {
   let matcher = pathMatchers.get(pattern);
   if (matcher === undefined) {
     const trimmed = pattern === '/' ? '/**' : pattern.replace(/^\.\//, '').replace(/\/+$/, '') || '.';
@@ -169,19 +178,26 @@ function commandMatches(
   return test(command.trim()) || segments.some(test);
 }
 
+/**
+ * A path argument's name and, when known, its real location: `allow` needs every form to match (a link
+ * named `docs/x` into `secrets/` is not vouched for by an allow on `docs/**`), `ask` and `deny` any one.
+ */
+function pathForms(given: string, call: RuleCall, context: CallContext): PathFact[] {
+  const name = pathFact(given, context);
+  const real = call.realPaths?.get(given);
+  return real === undefined || name.absolute.includes(real) ? [name] : [name, pathFact(real, context)];
+}
+
 /** Whether `rule` matches the call (its tool pattern and every condition it has). */
-export function ruleMatches(
-  rule: PermissionRule,
-  call: { toolName: string; arguments: unknown },
-  context: CallContext,
-): boolean {
+export function ruleMatches(rule: PermissionRule, call: RuleCall, context: CallContext): boolean {
   if (!matchesToolPattern(call.toolName, rule.tool)) return false;
   const { action } = rule;
   if (rule.path) {
     const patterns = rule.path;
-    const facts = pathsOf(call.toolName, call.arguments).map((p) => pathFact(p, context));
-    const ok = (fact: PathFact) => patterns.some((pattern) => pathMatches(pattern, fact));
-    if (facts.length === 0 || !(action === 'allow' ? facts.every(ok) : facts.some(ok))) return false;
+    const forms = pathsOf(call.toolName, call.arguments).map((p) => pathForms(p, call, context));
+    const one = (fact: PathFact) => patterns.some((pattern) => pathMatches(pattern, fact));
+    const ok = (facts: PathFact[]) => (action === 'allow' ? facts.every(one) : facts.some(one));
+    if (forms.length === 0 || !(action === 'allow' ? forms.every(ok) : forms.some(ok))) return false;
   }
   if (rule.command) {
     const patterns = rule.command;
@@ -248,7 +264,7 @@ export function ruleProblems(rule: Pick<PermissionRule, 'commandRegex'>): string
 /** The first rule of `lists` (in order) that matches the call, or null. */
 export function evaluateRules(
   lists: readonly RuleList[],
-  call: { toolName: string; arguments: unknown },
+  call: RuleCall,
   context: CallContext,
 ): RuleMatch | null {
   for (const list of lists) {
@@ -281,25 +297,18 @@ export interface AgentRules {
   context: CallContext;
 }
 
-/**
- * The run's {@link ToolPolicy} over each agent's rules. An agent missing from `byAgent` has no rules.
- * `unmatched`: what happens to calls no rule matched (`ask` when `auto_approve: false`).
- */
-export function createRulePolicy(
-  byAgent: ReadonlyMap<string, AgentRules>,
-  unmatched: 'allow' | 'ask',
-): ToolPolicy {
-  return {
-    unmatched,
-    evaluate(request: ToolPolicyRequest): ToolPolicyVerdict | null {
-      const agent = byAgent.get(request.agentId);
-      if (!agent) return null;
-      const match = evaluateRules(agent.lists, request, agent.context);
-      if (match === null) return null;
-      if (match.rule.action === 'deny') {
-        return { decision: 'deny', rule: match.ref, message: deniedMessage(request.toolName, match) };
-      }
-      return { decision: match.rule.action, rule: match.ref };
-    },
-  };
+/** The first rule that denies `read_file` of `absolute` for this agent, or null: what makes a path unreadable for every tool. */
+export function readDenial(agent: AgentRules, absolute: string): RuleMatch | null {
+  const match = evaluateRules(
+    agent.lists,
+    { toolName: 'read_file', arguments: { path: absolute } },
+    agent.context,
+  );
+  return match?.rule.action === 'deny' ? match : null;
+}
+
+/** What the path tools say after a path that a read-deny rule covers (see {@link readDenial}). */
+export function readDeniedWhy(match: RuleMatch): string {
+  const reason = match.rule.reason ? `: ${match.rule.reason}` : '';
+  return `may not be read or written by any tool: permission rule ${match.ref.label} (${match.ref.text}) denies it${reason}`;
 }

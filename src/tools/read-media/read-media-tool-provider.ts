@@ -109,7 +109,8 @@ export function createReadMediaToolProvider(options: ReadMediaToolOptions): Tool
     async precheck(_name, args, context) {
       if (typeof args.path !== 'string') return null;
       const decision = await checkPath(args.path, 'read', context.phase);
-      return decision.allowed ? null : decision.reason;
+      // A permission rule's denial is the rules engine's to report (it names the rule); `call` still refuses.
+      return decision.allowed || decision.byRule === true ? null : decision.reason;
     },
     async call(name, args, context) {
       context.signal.throwIfAborted();
