@@ -38,7 +38,11 @@ export function hasPermissionRules(config: MassGenConfig): boolean {
   return config.permissions.length > 0 || config.agents.some((a) => (a.permissions?.length ?? 0) > 0);
 }
 
-/** Whether some tool calls may wait for a person: `auto_approve: false`, or an `ask` rule. */
+/**
+ * Whether the config's own settings make some tool calls wait for a person: `auto_approve: false`, or
+ * an `ask` rule. (`memory.save: ask` is the run's own rule, and only where someone can answer: see
+ * `memorySaveAsks`.)
+ */
 export function holdsToolCalls(config: MassGenConfig): boolean {
   const asks = (rules: readonly PermissionRuleConfig[] | undefined) =>
     (rules ?? []).some((r) => r.ask !== undefined);
@@ -53,13 +57,19 @@ export function holdsToolCalls(config: MassGenConfig): boolean {
 /**
  * The {@link ToolPolicy} of a run, or undefined when nothing decides on calls (no rules, calls run
  * without asking) — the run then behaves exactly as before. `held`: calls no rule matched wait for the
- * approver (`auto_approve: false`, or a library caller's `onToolApproval`).
+ * approver (`auto_approve: false`, or a library caller's `onToolApproval`). `first`: rules the run adds
+ * itself (`memory.save: ask`), asked before every agent's and the team's.
  */
 export function buildToolPolicy(
   config: MassGenConfig,
-  options: { held: boolean; workspaces: RunWorkspaces | null; contextPaths: readonly ContextPathInfo[] },
+  options: {
+    held: boolean;
+    workspaces: RunWorkspaces | null;
+    contextPaths: readonly ContextPathInfo[];
+    first?: RuleList;
+  },
 ): ToolPolicy | undefined {
-  if (!options.held && !hasPermissionRules(config)) return undefined;
+  if (!options.held && !hasPermissionRules(config) && !options.first) return undefined;
   const team: RuleList = {
     scope: 'team',
     label: 'permissions',
@@ -74,7 +84,7 @@ export function buildToolPolicy(
     };
     const seen = options.workspaces?.contextPathsOf(agent.id) ?? options.contextPaths;
     byAgent.set(agent.id, {
-      lists: [own, team],
+      lists: options.first ? [options.first, own, team] : [own, team],
       context: {
         cwd: options.workspaces?.workspaceOf(agent.id) ?? null,
         roots: seen.map((c) => c.path),
