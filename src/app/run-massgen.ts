@@ -55,6 +55,8 @@ import { loadRunAttachments, mediaWarnings } from './run-attachments.js';
 import { questionWithAttachments, type AttachmentInput } from '../media/index.js';
 import {
   harvestMemoryFolder,
+  memoryFilesWarnings,
+  memorySaveRules,
   rememberRun,
   seedMemoryFolders,
   startRunMemory,
@@ -126,6 +128,13 @@ export interface MassGenOptions {
    * Without it, `orchestrator.auto_approve: false` holds calls until {@link PreparedRun.respondToApproval}.
    */
   onToolApproval?: ToolApprover;
+  /**
+   * A person can answer approval questions while the run goes (the CLI on a terminal, the web UI, a
+   * caller answering {@link PreparedRun.respondToApproval}). With `memory.save: ask` each `save_memory`
+   * call then waits for them; without, it is refused at once with a message saying why. Default: true
+   * when `onToolApproval` is given.
+   */
+  interactive?: boolean;
   /**
    * How the winner's changes to isolated context paths (`write_mode: worktree`) are applied: `apply`
    * (default) all of them; `all` / `none` as `--review=all|none`; `ask` waits for
@@ -220,7 +229,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   // Not in step mode: one agent's one action is not a finished run to learn from.
   const memory = options.step
     ? null
-    : await startRunMemory(config, { question: options.question, env, cwd, baseDir });
+    : await startRunMemory(config, {
+        question: options.question,
+        env,
+        cwd,
+        baseDir,
+        interactive: options.interactive ?? options.onToolApproval !== undefined,
+      });
   const memoryFilesMode = config.orchestrator.coordination.enable_memory_filesystem_mode;
   let memoryFiles = new Map<string, Map<string, string>>();
   if (!options.agents) {
@@ -319,6 +334,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   // MassGen keys the config used that massgen handles differently or not at all: said at run start.
   warnings = [
     ...(memory?.warnings ?? []),
+    ...memoryFilesWarnings(memory, memoryFilesMode),
     ...configNotes(config).map((note) => ({
       code: 'massgen_compat',
       message: note.message,
@@ -335,12 +351,16 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   };
   const scrubber = runScrubber(config, env);
   const desk = new ToolApprovalDesk();
-  const approver = options.onToolApproval ?? (holdsToolCalls(config) ? desk.approver : undefined);
+  // `memory.save: ask` with someone to ask is one more `ask` rule, asked before the config's.
+  const memoryRules = memorySaveRules(memory);
+  const approver =
+    options.onToolApproval ?? (holdsToolCalls(config) || memoryRules ? desk.approver : undefined);
   // Permission rules, and the audit ledger of every decision, whenever something decides on calls.
   const toolPolicy = buildToolPolicy(config, {
     held: options.onToolApproval !== undefined || !config.orchestrator.auto_approve,
     workspaces,
     contextPaths,
+    ...(memoryRules ? { first: memoryRules } : {}),
   });
   const orchestratorAgents = agents;
   const orchestrator = new Orchestrator({

@@ -20,7 +20,7 @@ export interface BatchCommandIo {
   signal?: AbortSignal;
   stderrIsTTY?: boolean;
   columns?: number;
-  /** Masks secrets in what is printed. */
+  /** Masks secrets in quoted text, and makes it inert for the terminal (`setUpSubcommand`'s `scrub`). */
   scrub: (text: string) => string;
 }
 
@@ -53,9 +53,12 @@ export async function runBatchShell(
   body: (shell: BatchShell) => Promise<number>,
 ): Promise<number> {
   const say = (text: string) => io.stderr(io.scrub(text));
-  const view = createBatchProgress(say, {
+  // The view's own frame (a carriage return, an erase-line) goes out as it is; what it quotes from the
+  // runs is scrubbed (and, in the CLI, made inert).
+  const view = createBatchProgress(io.stderr, {
     isTTY: io.stderrIsTTY === true,
     ...(io.columns ? { width: io.columns } : {}),
+    quote: io.scrub,
   });
   let executor: BatchExecutor | undefined;
   const connectQueue: BatchShell['connectQueue'] = async (options, run) => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchProgress, BatchResultLine, BatchSummary } from '../batch/index.js';
 import { noTokens } from '../batch/index.js';
+import { inertText } from '../util/terminal-text.js';
+import { runBatchShell } from './batch-command-shell.js';
 import { createBatchProgress, formatCount, formatUsd, summaryLines } from './batch-progress.js';
 
 const base: BatchProgress = {
@@ -68,6 +70,47 @@ describe('batch progress', () => {
       line: line({ id: 'q18', status: 'failed', error: { code: 'x', message: 'broke' } }),
     });
     expect(out).toBe('[120/200] q17 completed, winner alpha, 1.2s, $0.0012\n[121/200] q18 failed: broke\n');
+  });
+
+  it('shows what it quotes from runs inert, in both layouts', () => {
+    let out = '';
+    const plain = createBatchProgress((text) => (out += text), { isTTY: false });
+    plain.update({
+      ...base,
+      line: line({
+        id: 'q\x1b[2J',
+        status: 'failed',
+        error: { code: 'x', message: 'boom\x1b]52;c;eA==\x07' },
+      }),
+    });
+    expect(out).toBe('[120/200] q␛[2J failed: boom␛]52;c;eA==␇\n');
+    out = '';
+    const bar = createBatchProgress((text) => (out += text), { isTTY: true });
+    bar.note('in.jsonl:3: \x1b]0;PWNED\x07 skipped');
+    expect(out).toBe('massgen batch: in.jsonl:3: ␛]0;PWNED␇ skipped\n');
+  });
+
+  it("on a terminal the CLI's inert scrubbing touches only what is quoted, never the bar's own controls", async () => {
+    let err = '';
+    const io = {
+      cwd: '/',
+      env: {},
+      stdout: () => undefined,
+      stderr: (text: string) => void (err += text),
+      stderrIsTTY: true,
+      // As the CLI's subcommands scrub: secrets masked, then made inert.
+      scrub: (text: string) => inertText(text.replaceAll('sk-hidden', '***')),
+    };
+    await runBatchShell(io, async ({ view }) => {
+      view.update(base);
+      view.note('q9: \x1b]0;PWNED\x07 sk-hidden');
+      view.end();
+      return 0;
+    });
+    expect(err).toContain('\r[');
+    expect(err).toContain('\x1b[K');
+    expect(err).not.toContain('␍');
+    expect(err).toContain('massgen batch: q9: ␛]0;PWNED␇ ***\n');
   });
 
   it('the summary says what is left and how to go on', () => {

@@ -1,5 +1,6 @@
 import type { BatchProgress, BatchSummary } from '../batch/index.js';
 import type { Write } from '../app/plain-display.js';
+import { inertText } from '../util/terminal-text.js';
 import { formatDuration } from './progress-bar.js';
 
 /** How {@link createBatchProgress} draws. */
@@ -10,6 +11,12 @@ export interface BatchProgressOptions {
   width?: number;
   /** Milliseconds, for redraw throttling. Default `performance.now`. */
   now?: () => number;
+  /**
+   * Applied to the text the view quotes (input line ids, winners, run errors, notes), never to its own
+   * frame: a run error may hold escape sequences, while the bar needs its carriage return and erase.
+   * Default: made inert (`inertText`); the CLI also masks secrets.
+   */
+  quote?: (text: string) => string;
 }
 
 /** The batch's progress on stderr. */
@@ -60,6 +67,7 @@ function figures(progress: BatchProgress): string {
  */
 export function createBatchProgress(write: Write, options: BatchProgressOptions): BatchProgressView {
   const now = options.now ?? (() => performance.now());
+  const quote = options.quote ?? inertText;
   const width = Math.max(40, options.width ?? 80) - 1;
   let last: BatchProgress | null = null;
   let lastDraw = -Infinity;
@@ -99,11 +107,11 @@ export function createBatchProgress(write: Write, options: BatchProgressOptions)
               `${(line.duration_ms / 1000).toFixed(1)}s`,
               formatUsd(line.cost_usd),
             ].join(', ');
-      write(`[${progress.done}/${progress.total}] ${line.id} ${what}\n`);
+      write(`[${progress.done}/${progress.total}] ${quote(`${line.id} ${what}`)}\n`);
     },
     note(message) {
       if (open) write('\r\x1b[K');
-      write(`massgen batch: ${message}\n`);
+      write(`massgen batch: ${quote(message)}\n`);
       if (open && last) draw(last);
     },
     end() {

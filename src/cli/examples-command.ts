@@ -1,5 +1,6 @@
 import { EXAMPLE_PREFIX, exampleForCopy, listExamples, type ExampleInfo } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
+import { inertText, inertWriter } from '../util/terminal-text.js';
 
 const WIDTH = 100;
 
@@ -23,7 +24,9 @@ function wrap(text: string, indent: string, width: number): string[] {
  * `massgen --list-examples`: every bundled example config, grouped by folder, with its description
  * (the file's leading comment).
  */
-export function printExampleList(write: Write, examples: readonly ExampleInfo[] = listExamples()): void {
+export function printExampleList(rawWrite: Write, examples: readonly ExampleInfo[] = listExamples()): void {
+  // Names and descriptions are read from files: shown inert like any file's text.
+  const write = inertWriter(rawWrite);
   write(
     `Bundled example configs — run one with --config ${EXAMPLE_PREFIX}NAME, copy one with --example NAME:\n`,
   );
@@ -53,5 +56,5 @@ export function printExampleList(write: Write, examples: readonly ExampleInfo[] 
  * @throws {ConfigError} for an unknown name (its message suggests the closest one).
  */
 export function printExample(write: Write, name: string): void {
-  write(exampleForCopy(name));
+  write(inertText(exampleForCopy(name)));
 }

@@ -417,6 +417,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       continueLatest: options.continue,
       projectTrusted: trust === 'trusted',
       ...(options.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
+      interactive: canAskOnTerminal(options, io),
       // Each turn gets the same view as a one-question run; its q/Ctrl-C cancels just that turn.
       createView: (_turnIo, turn, run) =>
         createRunView({ ...io, env, requestInterrupt: turn.interrupt }, options, run),
@@ -461,6 +462,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : { orchestratorTimeoutSeconds: options.orchestratorTimeout }),
       ...(options.evalCriteria === undefined ? {} : { evalCriteria: options.evalCriteria }),
       review: reviewMode(options, io),
+      interactive: canAskOnTerminal(options, io),
       ...(options.keepWorktrees ? { keepWorktrees: true } : {}),
       ...(options.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
@@ -512,7 +514,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   printChanges(io, result, options.automation, recapChanges);
   for (const name of result.proposedSkills ?? [])
     io.stderr(
-      `Proposed skill "${name}" in .massgen/proposed-skills/${name}: keep it with: massgen skills accept ${name}\n`,
+      inertText(
+        `Proposed skill "${name}" in .massgen/proposed-skills/${name}: keep it with: massgen skills accept ${name}\n`,
+      ),
     );
   if (result.status !== 'completed' && result.error && !options.automation) {
     const prefix =
@@ -529,6 +533,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 /**
+ * Whether a person at a terminal can answer questions during the run (the views ask there). Without,
+ * questions go to the file handshake or are denied, and `memory.save: ask` refuses agents' saves.
+ */
+function canAskOnTerminal(options: CliOptions, io: CliIo): boolean {
+  return !options.automation && io.terminal?.stdin.isTTY === true;
+}
+
+/**
  * `--review` (a person chooses: on the terminal, else through the file handshake in the log folder),
  * `--review=all|none`, or neither: the winner's changes are applied as the presenter's writes would be.
  * @throws a usage error for `--review` with nobody to ask: no terminal and no log folder.
@@ -536,8 +548,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 function reviewMode(options: CliOptions, io: CliIo): ReviewMode {
   if (options.reviewMode) return options.reviewMode;
   if (!options.review) return 'apply';
-  const terminal = !options.automation && io.terminal?.stdin.isTTY === true;
-  if (!terminal && !options.logs) {
+  if (!canAskOnTerminal(options, io) && !options.logs) {
     throw new UsageError(
       '--review needs a terminal to ask on, or the log folder for the file handshake (drop --no-logs)',
       'or decide in advance with --review=all or --review=none',

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { loadUserEnv } from '../app/essentials.js';
 import { openMemoryAdmin, type MemoryRecord } from '../app/memory-admin.js';
 import { ConfigError, describeError, ExitCode } from '../types/errors.js';
-import { inertText } from '../util/terminal-text.js';
+import { inertJson, inertWriter } from '../util/terminal-text.js';
 import type { CliIo } from './main.js';
 import { projectEnvAllowed } from './project-trust-gate.js';
 
@@ -54,21 +54,36 @@ export function parseMemoryArgs(argv: readonly string[], out: (text: string) => 
   return { ...parsed!, ...opts };
 }
 
+/** Where a memory came from, in words: `run run_x, agent alpha, via save_memory`. */
+const origin = (m: MemoryRecord) =>
+  `run ${m.runId}, ${m.agentId === null ? 'no agent recorded' : `agent ${m.agentId}`}, via ${m.source}`;
+
 const line = (m: MemoryRecord) =>
-  `${m.id}  ${m.createdAt.slice(0, 19).replace('T', ' ')}  ${m.kind.padEnd(12)} ${m.text.replace(/\s+/g, ' ')}\n`;
+  `${m.id}  ${m.createdAt.slice(0, 19).replace('T', ' ')}  ${m.kind.padEnd(12)} ${m.text.replace(/\s+/g, ' ')}  (${origin(m)})\n`;
+
+/** One memory of a Markdown export: its text quoted, so no line of it reads as the export's own. */
+const markdown = (m: MemoryRecord) =>
+  `## ${m.kind} ${m.id}\n\n_${m.createdAt}, ${origin(m)}, ${m.scope}_\n\n${m.text
+    .split(/\r?\n/)
+    .map((l) => `> ${l}`)
+    .join('\n')}\n\n`;
 
 /** `massgen memory …`: returns the exit code. */
 export async function runMemoryCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // Memories quote models and users, and errors quote files: everything is shown inert, never run by
+  // the terminal — JSON as JSON, with what a terminal would act on spelled `\uXXXX` (same data).
+  const stdout = inertWriter(io.stdout);
+  const stderr = inertWriter(io.stderr);
   let args: MemoryArgs;
   try {
     args = parseMemoryArgs(argv, io.stdout);
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
-      io.stderr(`massgen memory: ${error.message.replace(/^error: /, '')}\n`);
+      stderr(`massgen memory: ${error.message.replace(/^error: /, '')}\n`);
       return ExitCode.config;
     }
-    io.stderr(`massgen memory: ${describeError(error)}\n`);
+    stderr(`massgen memory: ${describeError(error)}\n`);
     return ExitCode.config;
   }
   const home = io.home ?? os.homedir();
@@ -88,44 +103,39 @@ export async function runMemoryCli(argv: readonly string[], io: CliIo): Promise<
       ...(args.store === undefined ? {} : { store: args.store }),
     });
   } catch (error) {
-    io.stderr(`massgen memory: ${describeError(error)}\n`);
+    stderr(`massgen memory: ${describeError(error)}\n`);
     return ExitCode.config;
   }
   const { store, dir } = opened;
-  // Memories quote models and users: shown inert, never run by the terminal.
-  const write = (text: string) => io.stdout(args.json || args.action === 'export' ? text : inertText(text));
+  const writeJson = (value: unknown, space?: number) => io.stdout(`${inertJson(value, space)}\n`);
   try {
     if (args.action === 'list') {
       const all = await store.list(args.limit);
-      if (args.json) write(`${JSON.stringify(all, null, 2)}\n`);
-      else if (all.length === 0) write(`no memories in ${dir}\n`);
-      else for (const m of all) write(line(m));
+      if (args.json) writeJson(all, 2);
+      else if (all.length === 0) stdout(`no memories in ${dir}\n`);
+      else for (const m of all) stdout(line(m));
     } else if (args.action === 'search') {
       const hits = await store.search(args.args.join(' '), args.limit ?? 10);
-      if (args.json) write(`${JSON.stringify({ mode: store.mode, hits }, null, 2)}\n`);
+      if (args.json) writeJson({ mode: store.mode, hits }, 2);
       else {
-        if (store.fallbackReason) io.stderr(`massgen memory: ${store.fallbackReason}\n`);
-        if (hits.length === 0) write('no memories match\n');
-        for (const m of hits) write(line(m));
+        if (store.fallbackReason) stderr(`massgen memory: ${store.fallbackReason}\n`);
+        if (hits.length === 0) stdout('no memories match\n');
+        for (const m of hits) stdout(line(m));
       }
     } else if (args.action === 'forget') {
       const removed = await store.forget(args.args);
-      for (const id of removed) write(`forgot ${id}\n`);
+      for (const id of removed) stdout(`forgot ${id}\n`);
       const missed = args.args.filter((id) => !removed.some((r) => r.startsWith(id.toLowerCase())));
-      for (const id of missed) io.stderr(`massgen memory: no single memory with id ${inertText(id)}\n`);
+      for (const id of missed) stderr(`massgen memory: no single memory with id ${id}\n`);
       if (missed.length > 0) return ExitCode.config;
     } else {
       const all = (await store.list(args.limit)).reverse();
-      if (args.format === 'jsonl') for (const m of all) write(`${JSON.stringify(m)}\n`);
-      else
-        for (const m of all)
-          write(
-            `## ${m.kind} ${m.id}\n\n_${m.createdAt}, run ${m.runId}, ${m.scope}, ${m.source}_\n\n${m.text}\n\n`,
-          );
+      if (args.format === 'jsonl') for (const m of all) writeJson(m);
+      else for (const m of all) stdout(markdown(m));
     }
     return 0;
   } catch (error) {
-    io.stderr(`massgen memory: ${describeError(error)}\n`);
+    stderr(`massgen memory: ${describeError(error)}\n`);
     return ExitCode.runFailed;
   } finally {
     await store.close();

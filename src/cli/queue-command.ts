@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Write } from '../app/plain-display.js';
 import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
+import { inertJson } from '../util/terminal-text.js';
 
 /** `massgen queue status|retry|drain`. */
 export interface QueueCommand {
@@ -68,14 +69,17 @@ export async function runQueueCommand(
   command: QueueCommand,
   io: { stdout: Write; stderr: Write; scrub: (text: string) => string },
 ): Promise<number> {
+  // Job ids, batch line ids and failure reasons come from runs and their input: scrubbed and inert. JSON
+  // stays JSON: `inertJson` spells what a terminal would act on as `\uXXXX` (the same data).
   const out = (text: string) => io.stdout(io.scrub(text));
+  const json = (value: unknown, space?: number) => out(`${inertJson(value, space)}\n`);
   try {
     const { parseQueueLocation, queueStatus, retryDeadJobs, drainQueue } = await import('../queue/index.js');
     const location = parseQueueLocation(command.queue, command.queueName);
     if (command.action === 'status') {
       const status = await queueStatus(location);
       if (command.json) {
-        out(`${JSON.stringify(status, null, 2)}\n`);
+        json(status, 2);
         return ExitCode.success;
       }
       const c = status.counts;
@@ -95,18 +99,18 @@ export async function runQueueCommand(
     }
     if (command.action === 'retry') {
       const { retried, missing } = await retryDeadJobs(location, command.ids);
-      if (command.json) out(`${JSON.stringify({ retried, missing })}\n`);
+      if (command.json) json({ retried, missing });
       else {
         out(
           `Retried ${retried.length} job${retried.length === 1 ? '' : 's'}${retried.length > 0 ? `: ${retried.join(', ')}` : ''}\n`,
         );
         if (missing.length > 0)
-          io.stderr(`massgen queue: not in the dead-letter list: ${missing.join(', ')}\n`);
+          io.stderr(io.scrub(`massgen queue: not in the dead-letter list: ${missing.join(', ')}\n`));
       }
       return missing.length > 0 ? ExitCode.config : ExitCode.success;
     }
     const removed = await drainQueue(location, { dead: command.dead });
-    if (command.json) out(`${JSON.stringify(removed)}\n`);
+    if (command.json) json(removed);
     else
       out(
         `Removed ${removed.waiting} waiting job${removed.waiting === 1 ? '' : 's'}${command.dead ? ` and ${removed.dead} dead one${removed.dead === 1 ? '' : 's'}` : ''}\n`,

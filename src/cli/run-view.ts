@@ -6,6 +6,7 @@ import { isLiveViewSupported, startLiveViewLazily } from '../tui/live-view-entry
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
+import { memorySaveAsks } from '../app/run-memory-setup.js';
 import { holdsToolCalls } from '../app/tool-permissions.js';
 import { createFileApprovals, createFileReviews, type FileAnswerer } from '../app/file-handshake.js';
 import { createReviewPrompt } from './review-prompt.js';
@@ -59,7 +60,9 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   const handlers: ((event: RunEvent) => void)[] = [];
   let finish = async (): Promise<void> => {};
   let live = false;
-  const holdsCalls = holdsToolCalls(prepared.config);
+  // `memory.save: ask` holds saves only in runs where someone can answer (the run refuses them
+  // elsewhere), so getting ready to ask for them costs nothing where no question comes.
+  const holdsCalls = holdsToolCalls(prepared.config) || memorySaveAsks(prepared.config);
   let approvals: ApprovalPrompt | FileAnswerer | null = null;
   const say = (text: string) => io.stderr(`massgen: ${inertText(text)}\n`);
   const reviewOnTerminal =

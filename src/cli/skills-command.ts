@@ -15,6 +15,7 @@ import {
 import { discoverConfig, isExampleRef, resolveExampleRef } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 import { ConfigError, describeError, ExitCode, MassGenError } from '../types/errors.js';
+import { inertWriter } from '../util/terminal-text.js';
 
 /**
  * `massgen skills …`: the Agent Skills massgen's own agents use (docs/skills.md) — not to be confused
@@ -197,7 +198,13 @@ export function runSkillsCli(
   argv: readonly string[],
   io: Omit<SkillsIo, 'home'> & { home?: string },
 ): number {
-  const full: SkillsIo = { ...io, home: io.home ?? os.homedir() };
+  // Skills are other people's files: their names, descriptions, paths and problems are shown inert.
+  const full: SkillsIo = {
+    ...io,
+    stdout: inertWriter(io.stdout),
+    stderr: inertWriter(io.stderr),
+    home: io.home ?? os.homedir(),
+  };
   try {
     const options = parseSkillsArgs(argv);
     if (options.action === 'list') return list(options, full);
@@ -207,13 +214,13 @@ export function runSkillsCli(
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return ExitCode.success; // --help
-      io.stderr(
+      full.stderr(
         `massgen skills: error: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')}\n`,
       );
       return ExitCode.config;
     }
-    io.stderr(`massgen skills: error: ${describeError(error)}\n`);
-    if (error instanceof MassGenError && error.hint) io.stderr(`hint: ${error.hint}\n`);
+    full.stderr(`massgen skills: error: ${describeError(error)}\n`);
+    if (error instanceof MassGenError && error.hint) full.stderr(`hint: ${error.hint}\n`);
     return ExitCode.config;
   }
 }

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { isExampleRef, resolveExampleRef, type Env } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 import { describeError, exitCodeForError, ExitCode, MassGenError } from '../types/errors.js';
+import { inertJson } from '../util/terminal-text.js';
 
 /** `massgen step`'s own command line. */
 export interface StepCliOptions {
@@ -76,7 +77,8 @@ export async function runStepCommand(options: StepCliOptions, io: StepCommandIo)
         io.stderr(`massgen step: error: no session in ${options.sessionDir} yet\n`);
         return ExitCode.config;
       }
-      io.stdout(`${JSON.stringify(standing)}\n`);
+      // Answers and votes quote models: the JSON spells what a terminal would act on as `\uXXXX`.
+      io.stdout(`${io.scrub(inertJson(standing))}\n`);
       return ExitCode.success;
     }
     if (!options.config) {
@@ -94,7 +96,7 @@ export async function runStepCommand(options: StepCliOptions, io: StepCommandIo)
       ...(options.logs ? {} : { logging: false }),
       ...(io.signal ? { signal: io.signal } : {}),
     });
-    io.stdout(`${io.scrub(JSON.stringify(output))}\n`);
+    io.stdout(`${io.scrub(inertJson(output))}\n`);
     if (output.error) io.stderr(io.scrub(`massgen step: ${output.status}: ${output.error.message}\n`));
     return output.exit_code;
   } catch (error) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ConfigDiagnostic, ValidationReport } from '../app/essentials.js';
 import { formatDiagnostics } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
-import { inertWriter } from '../util/terminal-text.js';
+import { inertJson, inertWriter } from '../util/terminal-text.js';
 
 /**
  * The problems under a heading that names the file once: each on its own indented line, led by the line
@@ -18,7 +18,8 @@ function listed(diagnostics: readonly ConfigDiagnostic[]): string {
 }
 
 /**
- * Prints a `--validate` report as text (inert: it quotes the file) or JSON (data, JSON-escaped). The text
+ * Prints a `--validate` report as text (inert: it quotes the file) or JSON (`inertJson`: what a terminal
+ * would act on is spelled `\uXXXX`, and it parses to the same data). The text
  * names the file once, relative to `cwd` when it lies beneath it.
  */
 export function printValidationReport(
@@ -28,7 +29,7 @@ export function printValidationReport(
   options: { cwd?: string } = {},
 ): void {
   if (json) {
-    rawWrite(`${JSON.stringify(report, null, 2)}\n`);
+    rawWrite(`${inertJson(report, 2)}\n`);
     return;
   }
   const write = inertWriter(rawWrite);

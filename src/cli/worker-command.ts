@@ -80,7 +80,9 @@ export interface WorkerCommandIo {
 
 /** Runs a worker until it is stopped. Returns the exit code. */
 export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommandIo): Promise<number> {
+  // Job ids come from the queue (a batch's line ids), messages from runs: everything is scrubbed and inert.
   const say = (text: string) => io.stderr(io.scrub(text));
+  const out = (text: string) => io.stdout(io.scrub(text));
   const { parseQueueLocation, startQueueWorker } = await import('../queue/index.js');
   let worker;
   try {
@@ -98,20 +100,16 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
       ...(options.logs === false ? { logging: false } : {}),
       onJob: (report) => {
         if (report.what === 'started') {
-          io.stdout(
-            `job ${report.jobId}: started${report.attempt > 1 ? ` (attempt ${report.attempt})` : ''}\n`,
-          );
+          out(`job ${report.jobId}: started${report.attempt > 1 ? ` (attempt ${report.attempt})` : ''}\n`);
         } else if (report.what === 'completed') {
           const { result } = report;
           const winner = result.winnerId ? `, winner ${result.winnerId}` : '';
           const log = result.logDir ? ` — ${result.logDir}` : '';
-          io.stdout(
-            io.scrub(
-              `job ${report.jobId}: ${result.status}${winner} in ${formatDuration(result.durationMs / 1000)}${log}\n`,
-            ),
+          out(
+            `job ${report.jobId}: ${result.status}${winner} in ${formatDuration(result.durationMs / 1000)}${log}\n`,
           );
         } else {
-          io.stdout(io.scrub(`job ${report.jobId}: ${report.what}: ${report.message}\n`));
+          out(`job ${report.jobId}: ${report.what}: ${report.message}\n`);
         }
       },
       onError: (error) => {
@@ -122,7 +120,7 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
         say(`massgen worker: ${message}\n`);
       },
     });
-    io.stdout(
+    out(
       `massgen worker ${worker.name}: taking runs from queue "${location.name}" on ${location.label}, ${options.concurrency} at once. Ctrl-C to stop.\n`,
     );
   } catch (error) {

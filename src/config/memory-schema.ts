@@ -34,6 +34,13 @@ export const MemoryConfigSchema = z.strictObject({
   extract: z.boolean().default(true),
   /** Offer agents `search_memory` and `save_memory`. */
   tools: z.boolean().default(true),
+  /**
+   * What an agent's `save_memory` call comes to (and its `memory/*.md` files in filesystem mode): `auto`
+   * saves it; `ask` (the default) holds it for a person's approval, like an `ask` permission rule, and
+   * refuses it where nobody can answer; `off` offers no `save_memory`. Anything saved reaches later runs'
+   * agents, so by default a person sees it first (docs/memory.md#who-may-save).
+   */
+  save: z.enum(['auto', 'ask', 'off']).default('ask'),
   /** Embeddings for hybrid (keyword + vector) search. Omitted: keyword search only (said in the warnings). */
   embedding: MemoryEmbeddingConfigSchema.optional(),
 });

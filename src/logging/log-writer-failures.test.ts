@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { RunEvent, RunEventInput } from '../types/events.js';
@@ -8,6 +11,54 @@ import { LogFolderError } from './log-writer.js';
 import { formatLogTimestamp } from './paths.js';
 import type { StatusDocument } from './status-document.js';
 import type { VoteDocument } from './vote-document.js';
+
+const NOBODY = 65534;
+
+/**
+ * Root writes into any folder whatever its mode, so when the tests run as root (as CI does) the
+ * read-only case runs the writer as `nobody` — through `setpriv`, in a child process running this
+ * folder's source under tsx. As any other user it runs here. Either way: the error message, or null.
+ */
+const unprivileged = ((): {
+  ok: boolean;
+  reason: string;
+  uid: number | null;
+  createWriterIn: (root: string) => Promise<string | null>;
+} => {
+  const direct = async (root: string) =>
+    newWriter(root).then(
+      () => null,
+      (error: unknown) => (error instanceof LogFolderError ? error.message : String(error)),
+    );
+  if (process.getuid?.() !== 0) return { ok: true, reason: '', uid: null, createWriterIn: direct };
+  const drop = [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups'];
+  if (spawnSync('setpriv', [...drop, 'true']).status !== 0)
+    return {
+      ok: false,
+      reason: 'running as root, which writes into any folder, and setpriv cannot drop to nobody',
+      uid: null,
+      createWriterIn: direct,
+    };
+  const repo = fileURLToPath(new URL('../..', import.meta.url));
+  const source = fileURLToPath(new URL('./log-writer.ts', import.meta.url));
+  const createWriterIn = async (root: string) => {
+    const script = `import(${JSON.stringify(source)}).then(async (m) => {
+      try {
+        await m.createRunLogWriter({ rootDir: ${JSON.stringify(root)}, metadata: { config: {}, versions: {}, extra: {} } });
+        console.log('null');
+      } catch (e) { console.log(JSON.stringify(e instanceof m.LogFolderError ? e.message : String(e))); }
+    });`;
+    const run = spawnSync('setpriv', [...drop, process.execPath, '--import', 'tsx', '-e', script], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() },
+      timeout: 60_000,
+    });
+    if (run.status !== 0) throw new Error(`the writer run as nobody failed: ${run.stderr}`);
+    return JSON.parse(run.stdout.trim()) as string | null;
+  };
+  return { ok: true, reason: '', uid: NOBODY, createWriterIn };
+})();
 
 /** A short run with an answer and a final answer, so every kind of file would be written. */
 function answeredRun(): RunEvent[] {
@@ -216,13 +267,19 @@ describe('createRunLogWriter when things go wrong', () => {
     expect(fs.readdirSync(dir)).toEqual(['a-file']);
   });
 
-  const asRoot = process.getuid?.() === 0;
-  it.skipIf(asRoot)(
-    `refuses a read-only root folder${asRoot ? ' (skipped: root writes into any folder)' : ''}`,
+  it.skipIf(!unprivileged.ok)(
+    `refuses a read-only root folder, naming it and the reason${unprivileged.ok ? '' : ` (skipped: ${unprivileged.reason})`}`,
     async () => {
-      const root = path.join(tempDir(), 'logs');
+      const base = tempDir();
+      // `nobody` must reach the folder to be refused by it, not by its parent.
+      fs.chmodSync(base, 0o755);
+      const root = path.join(base, 'logs');
       fs.mkdirSync(root, { mode: 0o500 });
-      await expect(newWriter(root)).rejects.toThrow(/cannot write the log folder .*EACCES/);
+      // The writer's own read-only folder, as an ordinary user's would be.
+      if (unprivileged.uid !== null) fs.chownSync(root, unprivileged.uid, unprivileged.uid);
+      const message = await unprivileged.createWriterIn(root);
+      expect(message).toMatch(new RegExp(`^cannot write the log folder ${root}.*EACCES`));
+      expect(fs.readdirSync(root)).toEqual([]);
     },
   );
 });

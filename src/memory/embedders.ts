@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { MemoryEmbeddingConfig } from '../config/index.js';
+import { defaultThreads } from '../util/default-threads.js';
 import type { Embedder } from './types.js';
 
 /** Default embedding model of `memory.embedding.type: openai`. */
@@ -35,7 +36,9 @@ export async function localEmbedder(modelPath: string): Promise<Embedder> {
   const { getLlama } = await import('node-llama-cpp');
   const llama = await getLlama({ gpu: false, logLevel: 'error' as never });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createEmbeddingContext();
+  // llama.cpp's default (every core) spins its threads against each other on a small machine: one
+  // embedding of a sentence took seconds on a loaded 2-core machine, against milliseconds on one thread.
+  const context = await model.createEmbeddingContext({ threads: defaultThreads() });
   // One call at a time: an embedding context evaluates one sequence.
   let queue: Promise<unknown> = Promise.resolve();
   return {

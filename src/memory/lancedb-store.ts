@@ -24,6 +24,8 @@ interface Row {
   text: string;
   kind: string;
   run_id: string;
+  /** '' when no agent is known; null only in rows written before the column existed. */
+  agent_id: string;
   created_at: string;
   scope: string;
   source: string;
@@ -31,20 +33,35 @@ interface Row {
   [key: string]: unknown;
 }
 
+/** The columns a listing reads (the vector stays on disk). */
+const COLUMNS = ['id', 'text', 'kind', 'run_id', 'agent_id', 'created_at', 'scope', 'source'];
+/** Sources of memories no single agent wrote; any other source of an old row is the agent's id. */
+const NOT_AN_AGENT = new Set(['extraction', 'fallback', 'files', 'manual']);
+
 interface StoreMeta {
   embedder: string | null;
   dimensions: number | null;
 }
 
-const toRecord = (row: Record<string, unknown>): MemoryRecord => ({
-  id: String(row.id),
-  text: String(row.text),
-  kind: String(row.kind) as MemoryKind,
-  runId: String(row.run_id),
-  createdAt: String(row.created_at),
-  scope: row.scope === 'user' ? 'user' : 'project',
-  source: String(row.source),
-});
+/**
+ * A row as a record. Rows written before origins were recorded have no `agent_id`: there `save_memory`
+ * kept the agent's id as the source, so it is read back as the agent, and the source as `save_memory`.
+ */
+export function toRecord(row: Record<string, unknown>): MemoryRecord {
+  const source = String(row.source);
+  const legacy = row.agent_id === undefined || row.agent_id === null;
+  const agentOfLegacy = NOT_AN_AGENT.has(source) ? null : source;
+  return {
+    id: String(row.id),
+    text: String(row.text),
+    kind: String(row.kind) as MemoryKind,
+    runId: String(row.run_id),
+    agentId: legacy ? agentOfLegacy : String(row.agent_id) || null,
+    createdAt: String(row.created_at),
+    scope: row.scope === 'user' ? 'user' : 'project',
+    source: legacy && agentOfLegacy !== null ? 'save_memory' : source,
+  };
+}
 
 /** The words of a query, without anything a query parser could read as syntax. */
 export function keywordQuery(text: string): string {
@@ -119,6 +136,14 @@ export async function openMemoryStore(dir: string, options: OpenMemoryStoreOptio
     return null;
   };
   let sinceIndex = 0;
+  // A store written before origins were recorded gets the column (null in its old rows) on its first
+  // write — one schema commit, as atomic as any other — and is read as it is until then.
+  let hasOrigin = table === null || (await table.schema()).fields.some((f) => f.name === 'agent_id');
+  const addOriginColumn = async (t: Table) => {
+    if (hasOrigin) return;
+    await t.addColumns([{ name: 'agent_id', valueSql: 'CAST(NULL AS STRING)' }]);
+    hasOrigin = true;
+  };
 
   const store: MemoryStore = {
     get mode(): MemorySearchMode {
@@ -138,12 +163,14 @@ export async function openMemoryStore(dir: string, options: OpenMemoryStoreOptio
           text: r.text,
           kind: r.kind,
           run_id: r.runId,
+          agent_id: r.agentId ?? '',
           created_at: r.createdAt,
           scope: r.scope,
           source: r.source,
           ...(vectors ? { vector: vectors[i]! } : {}),
         }));
         if (table) {
+          await addOriginColumn(table);
           await table.add(rows);
           sinceIndex += rows.length;
           if (sinceIndex > REINDEX_AFTER) {
@@ -191,7 +218,7 @@ export async function openMemoryStore(dir: string, options: OpenMemoryStoreOptio
       if (!table) return [];
       const rows = await table
         .query()
-        .select(['id', 'text', 'kind', 'run_id', 'created_at', 'scope', 'source'])
+        .select(COLUMNS.filter((c) => c !== 'agent_id' || hasOrigin))
         .toArray();
       const records = rows.map(toRecord).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
       return limit === undefined ? records : records.slice(0, limit);

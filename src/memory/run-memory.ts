@@ -9,7 +9,7 @@ import { memoryContextBlock } from './context-block.js';
 import { embedderFor } from './embedders.js';
 import { extractMemories } from './extraction.js';
 import { openMemoryStore } from './lancedb-store.js';
-import { memoryTools } from './memory-tools.js';
+import { memoryTools, type MemorySaveMode } from './memory-tools.js';
 import type { MemoryHit, MemoryKind, MemoryStore } from './types.js';
 
 /** The store folder of a `memory:` config: `store` (relative to `cwd`), else `.massgen/memory` by scope. */
@@ -30,6 +30,19 @@ export async function openConfiguredStore(
   });
 }
 
+/** What agents are told about the memory tools, by what a save comes to. */
+function toolsHint(save: MemorySaveMode): string {
+  const search = 'You can call search_memory to look up the notes earlier runs saved';
+  if (save === 'off') return `${search}.`;
+  const saving =
+    save === 'auto'
+      ? 'save_memory to remember a fact or decision for future runs'
+      : save === 'ask'
+        ? 'save_memory to remember a fact or decision for future runs (a person approves each save)'
+        : 'save_memory is refused in this run (memory.save is ask and nobody can approve a save)';
+  return save === 'refuse' ? `${search}; ${saving}.` : `${search} and ${saving}.`;
+}
+
 /** One run's memory: what it retrieved, the tools it offers, and the extraction step after it. */
 export interface RunMemory {
   readonly store: MemoryStore;
@@ -39,8 +52,10 @@ export interface RunMemory {
   readonly retrieved: readonly MemoryHit[];
   /** The text added to each agent's system message (retrieved memories within the budget, tool hints). */
   readonly systemNote: string;
-  /** `search_memory` and `save_memory` (none with `memory.tools: false`). */
+  /** `search_memory` and `save_memory` (none with `memory.tools: false`; no save with `memory.save: off`). */
   readonly tools: Tool[];
+  /** What agents' saves come to in this run (`memory.save`, with `ask` as `refuse` when nobody can answer). */
+  readonly saveMode: MemorySaveMode;
   /** Every event of the run goes through here (the run id, answers and votes for the extraction). */
   observe(event: RunEvent): void;
   /** After the run: extracts and stores its memories; returns how many were saved and any fallback note. */
@@ -49,8 +64,11 @@ export interface RunMemory {
     followUp: boolean;
     signal: AbortSignal;
   }): Promise<{ saved: number; fallback: string | null }>;
-  /** Saves texts (scrubbed first) as memories of this run, e.g. new `memory/*.md` files. */
-  save(items: readonly { text: string; kind: MemoryKind }[], source: string): Promise<number>;
+  /** Saves texts (scrubbed first) as memories of this run written by `agentId`, e.g. new `memory/*.md` files. */
+  save(
+    items: readonly { text: string; kind: MemoryKind }[],
+    origin: { source: string; agentId: string | null },
+  ): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -62,8 +80,11 @@ export async function openRunMemory(options: {
   cwd: string;
   baseDir: string;
   scrubber: SecretScrubber;
+  /** A person can answer approval questions in this run: `memory.save: ask` asks them, else refuses. */
+  interactive: boolean;
 }): Promise<RunMemory> {
   const { config, question, scrubber } = options;
+  const saveMode: MemorySaveMode = config.save === 'ask' && !options.interactive ? 'refuse' : config.save;
   const store = await openConfiguredStore(config, options);
   const warnings: RunWarning[] =
     store.fallbackReason === null
@@ -82,9 +103,7 @@ export async function openRunMemory(options: {
     warnings.push({ code: 'memory_unavailable', message: `memory: retrieval failed: ${String(error)}` });
   }
   const block = memoryContextBlock(retrieved, config.budget_chars);
-  const hint = config.tools
-    ? 'You can call search_memory to look up what the team remembers and save_memory to remember a fact or decision for future runs.'
-    : '';
+  const hint = config.tools ? toolsHint(saveMode) : '';
   const systemNote = [block, hint].filter((s) => s !== '').join('\n\n');
   let runId = 'unknown';
   let finished: Extract<RunEvent, { type: 'run.finished' }> | null = null;
@@ -102,8 +121,10 @@ export async function openRunMemory(options: {
           scope: config.scope,
           topK: config.top_k,
           budgetChars: config.budget_chars,
+          save: saveMode,
         })
       : [],
+    saveMode,
     observe(event) {
       runId = event.runId;
       if (event.type === 'vote.cast' || event.type === 'answer.submitted') events.push(event);
@@ -132,14 +153,23 @@ export async function openRunMemory(options: {
           kind: m.kind,
           source: m.source,
           runId: done.runId,
+          // The extraction distils the winner's answer: its text is the winner's, in other words.
+          agentId: done.winnerId,
           scope: config.scope,
         })),
       );
       return { saved: saved.length, fallback };
     },
-    async save(items, source) {
+    async save(items, { source, agentId }) {
       const saved = await store.add(
-        items.map((m) => ({ text: scrubber.text(m.text), kind: m.kind, source, runId, scope: config.scope })),
+        items.map((m) => ({
+          text: scrubber.text(m.text),
+          kind: m.kind,
+          source,
+          runId,
+          agentId,
+          scope: config.scope,
+        })),
       );
       return saved.length;
     },

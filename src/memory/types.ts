@@ -18,10 +18,16 @@ export interface MemoryRecord {
   kind: MemoryKind;
   /** The run it came from (`manual` for one saved by the CLI). */
   runId: string;
+  /**
+   * The agent whose text it is: the caller of `save_memory`, or the winner whose answer the extraction
+   * (or the fallback, or a `memory/*.md` file) came from. Null when not known: a memory of the
+   * extraction saved before origins were recorded, or of a run without a winner.
+   */
+  agentId: string | null;
   /** ISO time it was written. */
   createdAt: string;
   scope: 'project' | 'user';
-  /** Who wrote it: `extraction`, `fallback`, an agent id (`save_memory`), `files` (memory/*.md). */
+  /** How it was written: `save_memory`, `extraction`, `fallback`, `files` (memory/*.md). */
   source: string;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inertText, inertValue, inertWriter } from './terminal-text.js';
+import { inertJson, inertText, inertValue, inertWriter } from './terminal-text.js';
 
 const ESC = '\x1b';
 const BEL = '\x07';
@@ -131,5 +131,22 @@ describe('inertValue', () => {
     expect(inertValue({ date, n: 1 }).date).toBe(date);
     expect(inertValue(42)).toBe(42);
     expect(inertValue(`${ESC}`)).toBe('␛');
+  });
+});
+
+describe('inertJson', () => {
+  it('spells what JSON leaves raw as \\u escapes, and parses back to the same value', () => {
+    const value = {
+      text: `${ESC}]52;c;eA==${BEL} \u009b2J \u202Eexe.txt a\u2028b \x7f hi\u{E0041} 中文 😀`,
+      [`k\u009d`]: [1, null, true],
+    };
+    const json = inertJson(value, 2);
+    expect(json).not.toMatch(ACTIVE);
+    expect(json).not.toMatch(/[\u{E0000}-\u{E007F}]/u);
+    expect(json).toContain(
+      '\\u001b]52;c;eA==\\u0007 \\u009B2J \\u202Eexe.txt a\\u2028b \\u007F hi\\uDB40\\uDC41',
+    );
+    expect(JSON.parse(json)).toEqual(value);
+    expect(inertJson({ plain: 'text 中文' })).toBe(JSON.stringify({ plain: 'text 中文' }));
   });
 });

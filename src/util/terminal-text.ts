@@ -82,3 +82,22 @@ export function inertValue<T>(value: T, keep: ReadonlySet<string> = new Set()): 
     return changed ? Object.fromEntries(next) : node;
   }) as T;
 }
+
+/** What a terminal could act on that `JSON.stringify` leaves as it is (it escapes only C0 and `"`/`\`). */
+const JSON_ACTIVE = /[\x7F-\x9F\p{Cf}\u2028\u2029]/gu;
+
+/**
+ * `value` as JSON (as `JSON.stringify(value, null, space)`) that a terminal shows instead of acting on:
+ * besides the C0 controls JSON escapes itself, DEL, C1 controls (the 8-bit CSI U+009B), format
+ * characters (bidi overrides, tag characters) and U+2028/U+2029 become `\uXXXX` escapes. Unlike
+ * {@link inertText} this loses nothing: the output is still valid JSON and parses back to `value`.
+ * For command output that quotes foreign text as JSON (`--json`, JSON Lines exports).
+ */
+export function inertJson(value: unknown, space?: number): string {
+  const json = JSON.stringify(value, null, space) ?? 'null';
+  return json.replace(JSON_ACTIVE, (char) =>
+    Array.from({ length: char.length }, (_, i) => char.charCodeAt(i))
+      .map((unit) => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`)
+      .join(''),
+  );
+}

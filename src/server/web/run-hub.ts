@@ -117,6 +117,8 @@ export class RunHub {
         env: this.options.env,
         // The review panel shows the winner's changes to isolated context paths before they are applied.
         review: 'ask',
+        // The Approvals area answers held calls, `memory.save: ask`'s saves among them.
+        interactive: true,
         ...(saved ? { session: saved } : {}),
       });
       this.sessions.set(sessionKey, runner);
