@@ -31,6 +31,8 @@ export interface QueueOptions {
   attempts: number;
   backoff: number;
   jobTimeout?: number;
+  /** The secret that signs jobs (default: `MASSGEN_QUEUE_SECRET`). */
+  queueSecretFile?: string;
 }
 
 /** What the command body gets: scrubbed stderr, the progress view, and a way to hand over an executor. */
@@ -60,9 +62,23 @@ export async function runBatchShell(
   let executor: BatchExecutor | undefined;
   const connectQueue: BatchShell['connectQueue'] = async (options, run) => {
     // Loaded only with --queue: a run in process never loads bullmq or ioredis.
-    const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
+    const { parseQueueLocation, QueueClient, queueExecutor, loadQueueSecret, QUEUE_SECRET_VAR } =
+      await import('../queue/index.js');
     const location = parseQueueLocation(options.queue, options.queueName);
-    const client = await QueueClient.connect(location, { events: true });
+    const signer = loadQueueSecret({
+      env: io.env,
+      cwd: io.cwd,
+      ...(options.queueSecretFile === undefined ? {} : { file: options.queueSecretFile }),
+    });
+    const client = await QueueClient.connect(location, {
+      events: true,
+      signer,
+      onNotice: (line) => view.note(line),
+    });
+    if (!signer)
+      view.note(
+        `jobs go unsigned (no ${QUEUE_SECRET_VAR} or --queue-secret-file): only workers started with --config run them`,
+      );
     executor = queueExecutor({
       client,
       cwd: io.cwd,

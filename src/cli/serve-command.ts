@@ -21,6 +21,7 @@ export interface ServeOptions {
   queueName: string;
   attempts: number;
   jobTimeout?: number;
+  queueSecretFile?: string;
 }
 
 const count = (min: number) => (value: string) => {
@@ -71,6 +72,10 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
       'with --queue: stop a run after this long (the attempt fails)',
       count(1),
     )
+    .option(
+      '--queue-secret-file <file>',
+      'with --queue: sign jobs with this secret, shared with the workers (default: $MASSGEN_QUEUE_SECRET)',
+    )
     .addHelpText('after', serveExamples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
@@ -120,9 +125,23 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
     let launch;
     if (options.queue) {
       // Loaded only with --queue: bullmq and ioredis stay out of a server that runs in process.
-      const { parseQueueLocation, QueueClient, queueLauncher } = await import('../queue/index.js');
-      const client = await QueueClient.connect(parseQueueLocation(options.queue, options.queueName));
+      const { parseQueueLocation, QueueClient, queueLauncher, loadQueueSecret, QUEUE_SECRET_VAR } =
+        await import('../queue/index.js');
+      const location = parseQueueLocation(options.queue, options.queueName);
+      const signer = loadQueueSecret({
+        env: io.env,
+        cwd: io.cwd,
+        ...(options.queueSecretFile === undefined ? {} : { file: options.queueSecretFile }),
+      });
+      const client = await QueueClient.connect(location, {
+        signer,
+        onNotice: (line) => io.stderr(io.scrub(`massgen serve: ${line}\n`)),
+      });
       queue = client;
+      if (!signer)
+        io.stderr(
+          `massgen serve: jobs go unsigned (no ${QUEUE_SECRET_VAR} or --queue-secret-file): only workers started with --config run them\n`,
+        );
       launch = queueLauncher({
         client,
         env: io.env,

@@ -49,15 +49,20 @@ export function queueLauncher(options: QueueLauncherOptions): RunLauncher {
     };
     assertNoSecrets(data, payload.secrets, 'the request');
     const jobId = `s-${randomUUID()}`;
-    await client.add(jobId, data, options);
-    return follow(client, jobId, run, options.idleCheckMs ?? 5_000);
+    const add = () => client.add(jobId, data, options);
+    await add();
+    return follow(client, jobId, run, add, options.idleCheckMs ?? 5_000);
   };
 }
+
+/** A run that Redis loses more often than this (restarts without persistence) fails. */
+const MAX_READDS = 3;
 
 async function* follow(
   client: QueueClient,
   jobId: string,
   run: MassGenOptions,
+  add: () => Promise<void>,
   idleCheckMs: number,
 ): AsyncGenerator<RunEvent, RunResult, undefined> {
   const reader = client.redis.duplicate();
@@ -68,12 +73,20 @@ async function* follow(
   let finished = false;
   let last: RunEvent | null = null;
   let lostBecause: string | null = null;
+  let readds = 0;
   try {
     for await (const entry of readJobStream(reader, eventsKey(client.location.name, jobId), idleCheckMs)) {
       if (entry === null) {
         // Nothing for a while: a worker may have died after its job ended, before the stream did.
         const ended = await client.ended(jobId);
         if (ended === null) continue;
+        if (ended.kind === 'gone' && ended.lost) {
+          const lost = `Redis at ${client.location.label} lost its data (restarted without persistence?)`;
+          if (++readds > MAX_READDS) throw failure(`${lost} ${readds} times`);
+          lostBecause = lost;
+          await add();
+          continue;
+        }
         finished = true;
         if (ended.kind === 'completed') return ended.value.result;
         if (ended.kind === 'failed') throw failure(ended.message);
@@ -116,6 +129,7 @@ async function* follow(
   } finally {
     run.signal?.removeEventListener('abort', cancel);
     if (!finished) cancel();
+    client.release(jobId);
     reader.disconnect();
   }
 }

@@ -60,7 +60,7 @@ export function parseQueueLocation(url: string, name = 'massgen'): QueueLocation
 }
 
 /** Why a connection failed, in words. */
-function reason(error: unknown): string {
+export function connectionProblem(error: unknown): string {
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ECONNREFUSED') return 'connection refused';
@@ -94,7 +94,7 @@ export async function connectRedis(location: QueueLocation, options: RedisOption
     await client.ping();
   } catch (error) {
     client.disconnect();
-    const why = reason(socketError ?? error);
+    const why = connectionProblem(socketError ?? error);
     throw new ConfigError(`cannot reach Redis at ${location.label}: ${why}`, {
       hint:
         why === 'authentication failed'
@@ -105,11 +105,16 @@ export async function connectRedis(location: QueueLocation, options: RedisOption
   return client;
 }
 
-/** ioredis options for long-lived connections: reconnect forever, never fail a command for waiting. */
-export function durableOptions(location: QueueLocation): RedisOptions {
+/**
+ * ioredis options for long-lived connections: reconnect until `ending()` says the process is shutting
+ * down (then a client still trying gives up, its waiting commands fail and nothing holds the process),
+ * never fail a command for waiting. Every client made from these options — BullMQ makes its own —
+ * follows the same flag.
+ */
+export function durableOptions(location: QueueLocation, ending: () => boolean = () => false): RedisOptions {
   return {
     ...location.redis,
     maxRetriesPerRequest: null,
-    retryStrategy: (times) => Math.min(times * 200, 5_000),
+    retryStrategy: (times) => (ending() ? null : Math.min(times * 200, 5_000)),
   };
 }
