@@ -18,7 +18,7 @@ import {
 import type { JobSigner } from './job-signature.js';
 import { notRunResult } from './not-run-result.js';
 import { QUEUE_SECRET_VAR } from './queue-secret.js';
-import { connectRedis, durableOptions, type QueueLocation } from './redis-connection.js';
+import { connectRedis, durableOptions, isConnectionError, type QueueLocation } from './redis-connection.js';
 import { redisLimiters } from './redis-rate-limiter.js';
 import { watchRedis } from './redis-watch.js';
 
@@ -82,6 +82,18 @@ interface ActiveRun {
   controller: AbortController;
   returning: boolean;
   timedOut: boolean;
+}
+
+/**
+ * BullMQ's worker, with a way out when Redis is gone: its own `close()` then never finishes (it
+ * waits for connections that cannot close), and its lock renewal timer would keep the process alive.
+ */
+class RunWorker extends Worker {
+  /** Stops what `close()` would have stopped had Redis answered: the stalled check and lock renewal. */
+  async abandon(): Promise<void> {
+    await this.pause(true);
+    await this.lockManager.close();
+  }
 }
 
 /** Attempts a job gets at most unless the worker says otherwise. */
@@ -153,7 +165,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const watch = watchRedis(redis, location, { say: options.onNotice ?? (() => {}) });
   // While Redis is unreachable every connection reports it, again and again: the watch says it once.
   const reportError = (error: unknown) => {
-    if (watch.downSince === null) onError(error);
+    if (watch.downSince === null && !isConnectionError(error)) onError(error);
   };
   const limiters = redisLimiters({ redis, subscriber });
   const active = new Map<string, ActiveRun>();
@@ -251,7 +263,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     }
   };
 
-  const worker = new Worker(location.name, processor, {
+  const worker = new RunWorker(location.name, processor, {
     connection,
     prefix: BULL_PREFIX,
     name,
@@ -295,14 +307,17 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       const closed = worker.close();
       // The runs in progress finish however long they take (a second stop cancels them)…
       await runsDone();
-      // …but Redis gets a bounded time to take their results and say goodbye: it may be gone.
-      await within(closed, SHUTDOWN_WAIT_MS, undefined);
+      // …then a connection that has lost Redis stops trying (its waiting commands fail), so BullMQ's
+      // close, which waits on them, ends too: within a bound, whether Redis is there or gone.
       lifecycle.ending = true;
-      await within(limiters.close(), SHUTDOWN_WAIT_MS, undefined);
+      if (!(await within(closed.then(() => true), SHUTDOWN_WAIT_MS, false))) await worker.abandon();
       watch.stop();
+      await within(limiters.close(), SHUTDOWN_WAIT_MS, undefined);
       redis.disconnect();
       subscriber.disconnect();
-      await within(worker.disconnect(), SHUTDOWN_WAIT_MS, undefined);
+      // Not awaited: with Redis gone it waits for an end that an ioredis client never announces
+      // while it reconnects; dropping the socket is all that matters here.
+      void worker.disconnect().catch(() => {});
     })());
   return {
     name,

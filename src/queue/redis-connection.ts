@@ -59,6 +59,25 @@ export function parseQueueLocation(url: string, name = 'massgen'): QueueLocation
   return { label: masked(parsed), host, port, redis, name };
 }
 
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** An error that only says Redis cannot be reached (a watch on the connection tells that once). */
+export function isConnectionError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code !== undefined && CONNECTION_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /Connection is closed|Stream isn't writeable|connect ETIMEDOUT|ECONNREFUSED/.test(message);
+}
+
 /** Why a connection failed, in words. */
 export function connectionProblem(error: unknown): string {
   const code = errorCode(error);
