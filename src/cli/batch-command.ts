@@ -25,7 +25,7 @@ export interface BatchOptions {
 
 const batchExamples = `
 Input: one JSON object per line — {"id": "q1", "question": "…", "attachments"?: ["notes.txt"], "config"?: "other.yaml"}.
-Output: one JSON line per question (id, question, answer, winner, votes, tokens, cost_usd, duration_ms,
+Output: one JSON line per question (id, question, answer, winner, votes, tokens, cost_usd, cost_known, duration_ms,
 log_dir, error), appended as each run ends. Run the same command again to resume: ids already in the
 output are skipped.
 

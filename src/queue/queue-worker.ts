@@ -310,7 +310,14 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       // …then a connection that has lost Redis stops trying (its waiting commands fail), so BullMQ's
       // close, which waits on them, ends too: within a bound, whether Redis is there or gone.
       lifecycle.ending = true;
-      if (!(await within(closed.then(() => true), SHUTDOWN_WAIT_MS, false))) await worker.abandon();
+      if (
+        !(await within(
+          closed.then(() => true),
+          SHUTDOWN_WAIT_MS,
+          false,
+        ))
+      )
+        await worker.abandon();
       watch.stop();
       await within(limiters.close(), SHUTDOWN_WAIT_MS, undefined);
       redis.disconnect();

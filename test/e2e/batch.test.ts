@@ -70,7 +70,14 @@ describe('massgen batch (in process)', () => {
     expect(result.stdout).toMatch(/^Batch: 3 of 3 answered \(3 completed, 0 failed\)/);
     expect(resultIds(cwd).sort()).toEqual(['q1', 'q2', 'q3']);
     const line = JSON.parse(linesOf(readFileSync(path.join(cwd, 'r.jsonl'), 'utf8'))[0] as string);
-    expect(line).toMatchObject({ winner: 'alpha', votes: { alpha: 2 }, error: null, worker: null });
+    // The fake model has no price: the cost is not known (not zero).
+    expect(line).toMatchObject({
+      winner: 'alpha',
+      votes: { alpha: 2 },
+      error: null,
+      worker: null,
+      cost_known: false,
+    });
     expect(Object.keys(line)).toEqual([
       'id',
       'question',
@@ -81,6 +88,7 @@ describe('massgen batch (in process)', () => {
       'votes',
       'tokens',
       'cost_usd',
+      'cost_known',
       'duration_ms',
       'log_dir',
       'worker',
