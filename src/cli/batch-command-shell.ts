@@ -62,23 +62,14 @@ export async function runBatchShell(
   let executor: BatchExecutor | undefined;
   const connectQueue: BatchShell['connectQueue'] = async (options, run) => {
     // Loaded only with --queue: a run in process never loads bullmq or ioredis.
-    const { parseQueueLocation, QueueClient, queueExecutor, loadQueueSecret, QUEUE_SECRET_VAR } =
-      await import('../queue/index.js');
-    const location = parseQueueLocation(options.queue, options.queueName);
-    const signer = loadQueueSecret({
+    const { connectProducer, queueExecutor } = await import('../queue/index.js');
+    const client = await connectProducer({
+      ...options,
       env: io.env,
       cwd: io.cwd,
-      ...(options.queueSecretFile === undefined ? {} : { file: options.queueSecretFile }),
-    });
-    const client = await QueueClient.connect(location, {
       events: true,
-      signer,
       onNotice: (line) => view.note(line),
     });
-    if (!signer)
-      view.note(
-        `jobs go unsigned (no ${QUEUE_SECRET_VAR} or --queue-secret-file): only workers started with --config run them`,
-      );
     executor = queueExecutor({
       client,
       cwd: io.cwd,
@@ -89,7 +80,8 @@ export async function runBatchShell(
       ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
       ...(run.logging === undefined ? {} : { logging: run.logging }),
     });
-    return { executor, name: location.name, label: location.label, workers: () => client.workers() };
+    const { name, label } = client.location;
+    return { executor, name, label, workers: () => client.workers() };
   };
   try {
     return await body({ say, view, connectQueue });

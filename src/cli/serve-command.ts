@@ -125,23 +125,16 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
     let launch;
     if (options.queue) {
       // Loaded only with --queue: bullmq and ioredis stay out of a server that runs in process.
-      const { parseQueueLocation, QueueClient, queueLauncher, loadQueueSecret, QUEUE_SECRET_VAR } =
-        await import('../queue/index.js');
-      const location = parseQueueLocation(options.queue, options.queueName);
-      const signer = loadQueueSecret({
+      const { connectProducer, queueLauncher } = await import('../queue/index.js');
+      const client = await connectProducer({
+        queue: options.queue,
+        queueName: options.queueName,
+        queueSecretFile: options.queueSecretFile,
         env: io.env,
         cwd: io.cwd,
-        ...(options.queueSecretFile === undefined ? {} : { file: options.queueSecretFile }),
-      });
-      const client = await QueueClient.connect(location, {
-        signer,
         onNotice: (line) => io.stderr(io.scrub(`massgen serve: ${line}\n`)),
       });
       queue = client;
-      if (!signer)
-        io.stderr(
-          `massgen serve: jobs go unsigned (no ${QUEUE_SECRET_VAR} or --queue-secret-file): only workers started with --config run them\n`,
-        );
       launch = queueLauncher({
         client,
         env: io.env,

@@ -7,6 +7,7 @@
 export { parseQueueLocation, connectRedis, type QueueLocation } from './redis-connection.js';
 export { QueueClient, type AddOptions, type JobFinish, type QueueClientOptions } from './queue-client.js';
 export { loadQueueSecret, QUEUE_SECRET_VAR } from './queue-secret.js';
+export { connectProducer, type ProducerOptions } from './connect-producer.js';
 export { createJobSigner, canonicalJson, type JobSigner } from './job-signature.js';
 export { queueExecutor, type QueueExecutorOptions } from './queue-executor.js';
 export { queueLauncher, type QueueLauncherOptions } from './queue-launcher.js';

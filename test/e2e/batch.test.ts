@@ -7,37 +7,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
 import {
-  agentEntry,
+  batchWorkdir,
   convergingHandler,
   linesOf,
-  makeWorkdir,
-  persona,
   runCli,
   startCli,
   useFakeServer,
   waitFor,
-  writeConfig,
 } from './cli-harness.js';
 
 const fake = useFakeServer();
 
-function setup(count: number): string {
-  const cwd = makeWorkdir();
-  writeConfig(
-    cwd,
-    {
-      agents: ['alpha', 'beta'].map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })),
-      ui: { logging_enabled: false },
-    },
-    'team.yaml',
-  );
-  const lines = Array.from({ length: count }, (_, i) => ({
-    id: `q${i + 1}`,
-    question: `Question q${i + 1}: 6 x 7?`,
-  }));
-  writeFileSync(path.join(cwd, 'q.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  return cwd;
-}
+const setup = (count: number) => batchWorkdir(fake.server.url, count);
 
 const resultIds = (cwd: string): string[] => {
   try {

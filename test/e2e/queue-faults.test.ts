@@ -4,21 +4,19 @@
  * time — a worker's third signal quits at once) and a Redis that restarts empty (the batch adds its
  * lost jobs again and keeps every line it had; the summary says Redis lost its data).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
 import { redisServerPath, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import {
-  agentEntry,
+  batchWorkdir,
   convergingHandler,
   linesOf,
   makeWorkdir,
-  persona,
   startCli,
   useFakeServer,
   waitFor,
-  writeConfig,
   type RunningCli,
 } from './cli-harness.js';
 
@@ -48,23 +46,7 @@ async function redisServer(): Promise<RedisServer> {
 /** The URL as massgen prints it: the password masked. */
 const shown = (server: RedisServer) => `redis://:***@127.0.0.1:${server.port}`;
 
-function setup(count: number): string {
-  const cwd = makeWorkdir();
-  writeConfig(
-    cwd,
-    {
-      agents: ['alpha', 'beta'].map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })),
-      ui: { logging_enabled: false },
-    },
-    'team.yaml',
-  );
-  const lines = Array.from({ length: count }, (_, i) => ({
-    id: `q${i + 1}`,
-    question: `Question q${i + 1}: 6 x 7?`,
-  }));
-  writeFileSync(path.join(cwd, 'q.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  return cwd;
-}
+const setup = (count: number) => batchWorkdir(fake.server.url, count);
 
 async function startWorker(server: RedisServer, args: string[] = []): Promise<RunningCli> {
   const cli = startCli(['worker', '--queue', server.url, ...args], {
