@@ -10,9 +10,10 @@ export const SHUTDOWN_WAIT_MS = 5_000;
  */
 export function within<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
+  // Not unref'd: when the promise waits on nothing alive (a dropped connection), this timer is what
+  // lets the caller go on rather than the process end with the caller still waiting.
   const late = new Promise<F>((resolve) => {
     timer = setTimeout(() => resolve(fallback), ms);
-    timer.unref();
   });
   return Promise.race([promise.catch(() => fallback), late]).finally(() => clearTimeout(timer));
 }

@@ -42,7 +42,8 @@ async function withQueue<T>(location: QueueLocation, use: (queue: Queue) => Prom
     return await use(queue);
   } finally {
     await within(queue.close(), SHUTDOWN_WAIT_MS, undefined);
-    await queue.disconnect();
+    // Not awaited: a client dropped while it reconnects never announces its end (ioredis).
+    void queue.disconnect().catch(() => {});
   }
 }
 

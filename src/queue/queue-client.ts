@@ -80,9 +80,12 @@ export class QueueClient {
     this.notice = options.onNotice ?? (() => {});
   }
 
-  /** Whether jobs are signed (see `QueueClientOptions.signer`). */
-  get signs(): boolean {
-    return Boolean(this.options.signer);
+  /**
+   * How long a shutdown step waits for Redis: a bounded time while it answers, none while it is known
+   * to be unreachable (a Ctrl-C then ends at once).
+   */
+  get shutdownWaitMs(): number {
+    return this.watch?.downSince === null ? SHUTDOWN_WAIT_MS : 0;
   }
 
   /**
@@ -254,7 +257,7 @@ export class QueueClient {
 
   /** Removes a finished job (its result has been taken); not waiting long for an unreachable Redis. */
   async forget(jobId: string): Promise<void> {
-    await within(this.queue.remove(jobId), SHUTDOWN_WAIT_MS, 0);
+    await within(this.queue.remove(jobId), this.shutdownWaitMs, 0);
   }
 
   /**
@@ -269,15 +272,18 @@ export class QueueClient {
 
   /** Closes every connection, waiting a bounded time for an unreachable Redis, then dropping them. */
   async close(): Promise<void> {
+    const wait = this.shutdownWaitMs;
     this.lifecycle.ending = true;
     if (this.recheck) clearInterval(this.recheck);
     this.watch?.stop();
     for (const [jobId] of this.waiters) this.settle(jobId, { kind: 'gone', lost: false });
-    await within(this.redis.del(this.marker), SHUTDOWN_WAIT_MS, 0);
-    await within(Promise.allSettled([this.events?.close(), this.queue.close()]), SHUTDOWN_WAIT_MS, undefined);
-    // Whatever did not close in time stops reconnecting, so nothing keeps the process alive.
+    await within(this.redis.del(this.marker), wait, 0);
+    await within(Promise.allSettled([this.events?.close(), this.queue.close()]), wait, undefined);
+    // Whatever did not close in time stops reconnecting, so nothing keeps the process alive. Not
+    // awaited: a client dropped while it reconnects never announces its end (ioredis).
     this.redis.disconnect();
-    await Promise.allSettled([this.events?.disconnect(), this.queue.disconnect()]);
+    void this.events?.disconnect().catch(() => {});
+    void this.queue.disconnect().catch(() => {});
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { Env } from '../app/essentials.js';
 import { failedOutcome, outcomeFrom, type BatchExecutor, type JobEnd } from '../batch/index.js';
-import { SHUTDOWN_WAIT_MS, within } from './bounded-wait.js';
+import { within } from './bounded-wait.js';
 import { assertNoSecrets, readConfigPayload, type ConfigPayload } from './config-payload.js';
 import { safeIdPart, type RunJobData } from './job-data.js';
 import type { AddOptions, QueueClient } from './queue-client.js';
@@ -95,7 +95,7 @@ export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
         if (finish === 'aborted') {
           // Interrupted: a job that has not started leaves the queue; a running one finishes on its
           // worker and the next run of the batch collects it. Not waiting long for a Redis that is gone.
-          await within(client.removeIfWaiting(jobId), SHUTDOWN_WAIT_MS, false);
+          await within(client.removeIfWaiting(jobId), client.shutdownWaitMs, false);
           return { kind: 'stopped' };
         }
         if (finish.kind === 'gone') return { kind: 'stopped' };
@@ -133,7 +133,7 @@ export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
       stopping = true;
       await within(
         Promise.all([...outstanding].map((jobId) => client.removeIfWaiting(jobId).catch(() => false))),
-        SHUTDOWN_WAIT_MS,
+        client.shutdownWaitMs,
         [],
       );
     },
