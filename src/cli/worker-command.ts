@@ -135,7 +135,7 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
       },
       onNotice: (line) => say(`massgen worker: ${line}\n`),
       onError: (error) => {
-        // Connection trouble repeats while ioredis reconnects: said once per distinct message.
+        // The same trouble can repeat (a lock that cannot be renewed): said once per distinct message.
         const message = describeError(error);
         if (message === lastError) return;
         lastError = message;
