@@ -2,16 +2,19 @@
  * Redis faults that must end with a clear outcome, with real redis-server processes and real signals:
  * a Redis that dies for good (batch and workers say so, with the password masked, and stop in bounded
  * time — a worker's third signal quits at once) and a Redis that restarts empty (the batch adds its
- * lost jobs again and keeps every line it had; the summary says Redis lost its data).
+ * lost jobs again and keeps every line it had; the summary says Redis lost its data; a server's
+ * request in progress runs again and its client gets the answer).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
 import { redisServerPath, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import {
   batchWorkdir,
   convergingHandler,
+  finalAnswerOf,
   linesOf,
   makeWorkdir,
   startCli,
@@ -199,6 +202,51 @@ describe('Redis restarted empty', () => {
       // The lines written before the loss are untouched.
       expect(lines.slice(0, 8)).toEqual(before);
       expect(done.stdout + done.stderr).not.toContain(PASSWORD);
+    },
+    300_000,
+  );
+});
+
+describe('Redis restarted empty under massgen serve --queue', () => {
+  it.skipIf(noRedis)(
+    `a request in progress is added again and its client still gets the answer${SKIP}`,
+    async () => {
+      const server = await redisServer();
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      fake.server.setHandler(async (body: FakeChatRequestBody) => {
+        await gate;
+        return convergingHandler(body);
+      });
+      const cwd = setup(0);
+      await startWorker(server, ['--concurrency', '2']);
+      const serve = startCli(
+        ['serve', '--config', 'team.yaml', '--port', '0', '--api-key', 'faults-key', '--queue', server.url],
+        { cwd, env: { MASSGEN_QUEUE_SECRET: QUEUE_SECRET }, timeoutMs: 300_000 },
+      );
+      children.push(serve);
+      await waitFor(
+        () => /massgen serve: (http:\S+)/.test(serve.stdout) || serve.child.exitCode !== null,
+        60_000,
+        'serve to listen',
+      );
+      const baseURL = /massgen serve: (http:\S+)/.exec(serve.stdout)?.[1];
+      const client = new OpenAI({ baseURL, apiKey: 'faults-key', maxRetries: 0, timeout: 240_000 });
+      const answer = client.chat.completions.create({
+        model: 'massgen',
+        messages: [{ role: 'user', content: 'What is 6 times 7?' }],
+      });
+      await waitFor(() => fake.server.requests.length > 0, 60_000, 'the worker to call the model');
+      await server.restart();
+      open();
+      const reply = await answer;
+      expect(reply.choices[0]?.message.content).toBe(finalAnswerOf('alpha'));
+      await waitFor(
+        () => serve.stderr.includes(`Redis at ${shown(server)} lost its data`),
+        30_000,
+        'serve to say Redis lost its data',
+      );
+      expect(serve.stdout + serve.stderr).not.toContain(PASSWORD);
     },
     300_000,
   );
