@@ -16,7 +16,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { runBatch } from '../dist/index.js';
-import { parseQueueLocation, QueueClient, queueExecutor, readConfigPayload } from '../dist/queue/index.js';
+import { randomBytes } from 'node:crypto';
+import {
+  createJobSigner,
+  parseQueueLocation,
+  QueueClient,
+  queueExecutor,
+  readConfigPayload,
+} from '../dist/queue/index.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(root, '..', 'bin', 'massgen.js');
@@ -28,6 +35,9 @@ const PACINGS = [
 const SEQUENTIAL = quick ? 20 : 200;
 const WORKER_COUNTS = quick ? [1, 2] : [1, 2, 4];
 const PER_WORKER = 4;
+// The batch signs its jobs and the workers check them, as in real use (signing is part of the cost).
+const QUEUE_SECRET = randomBytes(32).toString('hex');
+const signer = createJobSigner(QUEUE_SECRET, 'bench');
 const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => existsSync(file));
 
 const percentile = (values, p) => {
@@ -135,7 +145,11 @@ function startWorker(url, queue) {
   const child = spawn(
     process.execPath,
     [CLI, 'worker', '--queue', url, '--queue-name', queue, '--concurrency', String(PER_WORKER), '--no-logs'],
-    { cwd: work, env: { PATH: process.env.PATH, HOME: work }, stdio: ['ignore', 'pipe', 'inherit'] },
+    {
+      cwd: work,
+      env: { PATH: process.env.PATH, HOME: work, MASSGEN_QUEUE_SECRET: QUEUE_SECRET },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   return new Promise((resolve, reject) => {
     let out = '';
@@ -169,7 +183,7 @@ if (!REDIS) {
       try {
         for (const pacing of PACINGS) {
           await pace(pacing.settings);
-          const client = await QueueClient.connect(parseQueueLocation(url, queue), { events: true });
+          const client = await QueueClient.connect(parseQueueLocation(url, queue), { events: true, signer });
           const output = path.join(work, `${queue}-${pacing.runs}.jsonl`);
           const executor = queueExecutor({ client, cwd: work, env: {}, output, logging: false });
           const where = `queue, ${count} worker${count === 1 ? '' : 's'} × ${PER_WORKER}`;
@@ -187,7 +201,7 @@ if (!REDIS) {
     const queue = 'bench-overhead';
     const worker = await startWorker(url, queue);
     try {
-      const client = await QueueClient.connect(parseQueueLocation(url, queue), { events: true });
+      const client = await QueueClient.connect(parseQueueLocation(url, queue), { events: true, signer });
       const payload = readConfigPayload(path.join(work, 'team.yaml'), {}, work);
       const added = [];
       const workMs = [];

@@ -29,6 +29,8 @@ describe('docs/batch.md', () => {
       (run, cwd) => {
         expect(run.status, run.stderr).toBe(0);
         expect(run.stdout).toMatch(/^Batch: 20 of 20 answered \(20 completed, 0 failed\) in /);
+        // The scripted model has no price: as the page says, its cost is unknown, not $0.0000.
+        expect(run.stdout).toMatch(/ tokens, cost unknown\n/);
         const lines = readFileSync(path.join(cwd, 'results.jsonl'), 'utf8').trim().split('\n');
         expect(lines).toHaveLength(20);
         for (const line of lines) {

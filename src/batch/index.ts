@@ -19,6 +19,7 @@ export {
   trackOutcome,
   outcomeFrom,
   failedOutcome,
+  lineFailed,
   noTokens,
   type BatchResultLine,
   type BatchTokens,

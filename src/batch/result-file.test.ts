@@ -27,6 +27,7 @@ function line(id: string, extra: Partial<BatchResultLine> = {}): BatchResultLine
     votes: { a: 2 },
     tokens: { ...noTokens(), input: 10, output: 5, total: 15 },
     cost_usd: 0.25,
+    cost_known: true,
     duration_ms: 100,
     log_dir: null,
     worker: null,
@@ -60,16 +61,21 @@ describe('openResultFile', () => {
     const file = path.join(workdir(), 'results.jsonl');
     writeFileSync(
       file,
-      [line('a'), line('b', { ...failedOutcome({ code: 'x', message: 'broke' }) })]
+      [
+        line('a'),
+        line('b', { ...failedOutcome({ code: 'x', message: 'broke' }) }),
+        // A run that timed out without an error object did not answer either; its cost is unknown.
+        line('t', { status: 'timeout', cost_usd: 0, cost_known: false }),
+      ]
         .map((l) => `${JSON.stringify(l)}\n`)
         .join(''),
     );
     const results = await openResultFile(file);
-    expect([...results.done]).toEqual(['a', 'b']);
-    expect(results.previous).toEqual({ costUsd: 0.25, tokens: 15, failed: 1 });
+    expect([...results.done]).toEqual(['a', 'b', 't']);
+    expect(results.previous).toEqual({ costUsd: 0.25, costUnknown: 1, tokens: 30, failed: 2 });
     await results.append(line('c'));
     await results.close();
-    expect(ids(file)).toEqual(['a', 'b', 'c']);
+    expect(ids(file)).toEqual(['a', 'b', 't', 'c']);
   });
 
   it('cuts off a torn last line left by a crash mid-write, and says so', async () => {

@@ -2,7 +2,7 @@ import { mkdir, open, readFile, rename, truncate, writeFile, type FileHandle } f
 import path from 'node:path';
 import { ConfigError } from '../types/errors.js';
 import { errorCode, isRecord } from '../util/guards.js';
-import type { BatchResultLine } from './result-line.js';
+import { lineFailed, type BatchResultLine } from './result-line.js';
 
 /** A batch's output file, opened for appending: what is in it already, and a way to add lines. */
 export interface ResultFile {
@@ -11,8 +11,11 @@ export interface ResultFile {
   readonly done: ReadonlySet<string>;
   /** What was repaired or ignored on opening, one sentence each. */
   readonly notes: readonly string[];
-  /** Totals of the lines already there, so a resumed batch counts its cost and tokens whole. */
-  readonly previous: { costUsd: number; tokens: number; failed: number };
+  /**
+   * Totals of the lines already there, so a resumed batch counts its cost and tokens whole;
+   * `costUnknown`: lines whose cost is not (wholly) known.
+   */
+  readonly previous: { costUsd: number; costUnknown: number; tokens: number; failed: number };
   /**
    * Appends one line and flushes it to disk before resolving, so a crash right after loses nothing.
    * Returns false (and writes nothing) for an id that already has a line.
@@ -30,6 +33,7 @@ interface LineFacts {
   id: string;
   failed: boolean;
   costUsd: number;
+  costKnown: boolean;
   tokens: number;
 }
 
@@ -42,8 +46,9 @@ const idOf = (text: string): LineFacts | null => {
     if (!isRecord(value) || typeof value.id !== 'string') return null;
     return {
       id: value.id,
-      failed: value.error !== null && value.error !== undefined,
+      failed: lineFailed(value),
       costUsd: numberOr0(value.cost_usd),
+      costKnown: value.cost_known !== false,
       tokens: isRecord(value.tokens) ? numberOr0(value.tokens.total) : 0,
     };
   } catch {
@@ -61,7 +66,7 @@ const idOf = (text: string): LineFacts | null => {
 export async function openResultFile(file: string, options: OpenResultFileOptions = {}): Promise<ResultFile> {
   const notes: string[] = [];
   const done = new Set<string>();
-  const previous = { costUsd: 0, tokens: 0, failed: 0 };
+  const previous = { costUsd: 0, costUnknown: 0, tokens: 0, failed: 0 };
   const fail = (error: unknown, what: string) =>
     new ConfigError(`cannot ${what} the batch output ${file}: ${errorCode(error) ?? String(error)}`, {
       hint: 'pass --output FILE in a folder you can write to',
@@ -109,6 +114,7 @@ export async function openResultFile(file: string, options: OpenResultFileOption
       if (done.has(parsed.id)) return; // Counted once, like the rerun treats it.
       done.add(parsed.id);
       previous.costUsd += parsed.costUsd;
+      if (!parsed.costKnown) previous.costUnknown++;
       previous.tokens += parsed.tokens;
       if (parsed.failed) previous.failed++;
       kept.push(line);

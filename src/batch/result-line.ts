@@ -22,8 +22,13 @@ export const RunOutcomeSchema = z.object({
   /** Votes per agent id at the end of coordination (agents with none are left out). */
   votes: z.record(z.string(), z.number()),
   tokens: BatchTokensSchema,
-  /** Dollars, summed over agents (0 for models without a known price). */
+  /** Dollars, summed over agents; with `cost_known` false, only what is known (models with a price). */
   cost_usd: z.number().nonnegative(),
+  /**
+   * False when some of the run's cost is unknown: a model without a known price, or attempts on
+   * queue workers that failed. Lines written before this key existed read as true.
+   */
+  cost_known: z.boolean().default(true),
   duration_ms: z.number().nonnegative(),
   /** The run's log folder, on the machine it ran on; null with logging off. */
   log_dir: z.string().nullable(),
@@ -32,6 +37,10 @@ export const RunOutcomeSchema = z.object({
   error: ErrorInfoSchema.nullable(),
 });
 export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
+
+/** A line that did not answer: it holds an error, or its run did not complete (failed, timed out). */
+export const lineFailed = (line: { error?: unknown; status?: unknown }): boolean =>
+  (line.error !== null && line.error !== undefined) || line.status !== 'completed';
 
 /** One line of a batch's output file. */
 export const BatchResultLineSchema = z.object({
@@ -60,7 +69,7 @@ function tokensOf(usage: Readonly<Record<string, TokenUsage>>): BatchTokens {
 /** A run's result as an outcome, with what only its events told (final tallies, dollars). */
 export function outcomeFrom(
   result: RunResult,
-  facts: { votes: Record<string, number>; costUsd: number; worker: string | null },
+  facts: { votes: Record<string, number>; costUsd: number; costKnown?: boolean; worker: string | null },
 ): RunOutcome {
   return {
     run_id: result.runId,
@@ -70,6 +79,7 @@ export function outcomeFrom(
     votes: facts.votes,
     tokens: tokensOf(result.usage),
     cost_usd: facts.costUsd,
+    cost_known: facts.costKnown ?? true,
     duration_ms: result.durationMs,
     log_dir: result.logDir,
     worker: facts.worker,
@@ -78,24 +88,30 @@ export function outcomeFrom(
 }
 
 /**
- * Follows a run's events for what its result does not hold (the final tallies, the cost). Feed it
- * every event (`onEvent`), then turn the result into an outcome.
+ * Follows a run's events for what its result does not hold (the final tallies, the cost and whether
+ * every agent's model has a known price). Feed it every event (`onEvent`), then turn the result into
+ * an outcome.
  */
 export function trackOutcome(worker: string | null = null) {
   let votes: Record<string, number> = {};
   let costUsd = 0;
+  let costKnown = true;
   return {
     onEvent(event: RunEvent): void {
+      if (event.type === 'run.started') costKnown = event.agents.every((agent) => Boolean(agent.price));
       if (event.type === 'coordination.finished') votes = { ...event.tallies };
       if (event.type === 'run.finished') costUsd = Object.values(event.costUsd).reduce((a, b) => a + b, 0);
     },
-    facts: () => ({ votes, costUsd }),
-    outcome: (result: RunResult): RunOutcome => outcomeFrom(result, { votes, costUsd, worker }),
+    facts: () => ({ votes, costUsd, costKnown }),
+    outcome: (result: RunResult): RunOutcome => outcomeFrom(result, { votes, costUsd, costKnown, worker }),
   };
 }
 
-/** The outcome of a question that never ran (an unreadable attachment, a job out of retries). */
-export function failedOutcome(error: ErrorInfo, worker: string | null = null): RunOutcome {
+/**
+ * The outcome of a question without a result: it never ran (an unreadable attachment), or — with
+ * `costKnown` false — it ran and failed where its cost was not counted (a job out of retries).
+ */
+export function failedOutcome(error: ErrorInfo, worker: string | null = null, costKnown = true): RunOutcome {
   return {
     run_id: '',
     status: 'failed',
@@ -104,6 +120,7 @@ export function failedOutcome(error: ErrorInfo, worker: string | null = null): R
     votes: {},
     tokens: noTokens(),
     cost_usd: 0,
+    cost_known: costKnown,
     duration_ms: 0,
     log_dir: null,
     worker,

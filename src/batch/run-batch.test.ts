@@ -92,6 +92,7 @@ describe('runBatch in process', () => {
         log_dir: null,
       });
       expect(line.cost_usd).toBeGreaterThan(0);
+      expect(line.cost_known).toBe(true);
       expect(line.tokens.input).toBe(line.cost_usd); // $1 per prompt token
       expect(line.duration_ms).toBeGreaterThanOrEqual(0);
     }
@@ -108,6 +109,19 @@ describe('runBatch in process', () => {
     // A report before the first line, then one per line, counting up.
     expect(progress.map((p) => p.done)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(progress.at(-1)?.line?.id).toBeDefined();
+  });
+
+  it('a model without a known price: the cost is unknown, not zero', async () => {
+    const cwd = workdir(2);
+    const { pricing: _priced, ...unpriced } = team();
+    writeFileSync(path.join(cwd, 'team.yaml'), stringify(unpriced));
+    const summary = await batchIn(cwd);
+    const lines = readLines(cwd);
+    expect(lines.map((l) => [l.status, l.cost_usd, l.cost_known])).toEqual([
+      ['completed', 0, false],
+      ['completed', 0, false],
+    ]);
+    expect(summary).toMatchObject({ costUsd: 0, costUnknown: 2, failed: 0 });
   });
 
   it('an interrupted batch keeps every finished line and a rerun does not redo them', async () => {

@@ -7,7 +7,7 @@ import type { BatchExecutor, BatchJob, JobEnd } from './executor.js';
 import { inProcessExecutor } from './in-process-executor.js';
 import { readBatchInput, type BatchItem, type InputProblem } from './input-lines.js';
 import { openResultFile } from './result-file.js';
-import { failedOutcome, type BatchResultLine } from './result-line.js';
+import { failedOutcome, lineFailed, type BatchResultLine } from './result-line.js';
 
 /** Options of {@link runBatch}. */
 export interface RunBatchOptions {
@@ -51,10 +51,14 @@ export interface BatchProgress {
   done: number;
   /** Lines this run wrote. */
   written: number;
+  /** Lines that did not answer (an error, or a run that did not complete). */
   failed: number;
   running: number;
   tokens: number;
+  /** Dollars of the lines whose cost is known (and the known part of the others). */
   costUsd: number;
+  /** Lines whose cost is not wholly known (a model without a price): `costUsd` is then a lower bound. */
+  costUnknown: number;
   elapsedMs: number;
   /** The line just written, if that is why this report came. */
   line?: BatchResultLine;
@@ -144,6 +148,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchSummary> 
       running: 0,
       tokens: results.previous.tokens,
       costUsd: results.previous.costUsd,
+      costUnknown: results.previous.costUnknown,
       elapsedMs: 0,
     };
     const report = (line?: BatchResultLine) =>
@@ -183,7 +188,14 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchSummary> 
       progress.written++;
       progress.tokens += line.tokens.total;
       progress.costUsd += line.cost_usd;
-      if (line.error !== null) progress.failed++;
+      if (!line.cost_known) {
+        if (budget !== undefined && progress.costUnknown === 0)
+          note(
+            `${line.id}: its cost is unknown (no known price for its model, or failed attempts) — --max-cost-usd counts only known costs`,
+          );
+        progress.costUnknown++;
+      }
+      if (lineFailed(line)) progress.failed++;
       report(line);
       if (budget !== undefined && progress.costUsd >= budget) stop('cost');
     };

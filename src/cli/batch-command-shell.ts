@@ -31,6 +31,8 @@ export interface QueueOptions {
   attempts: number;
   backoff: number;
   jobTimeout?: number;
+  /** The secret that signs jobs (default: `MASSGEN_QUEUE_SECRET`). */
+  queueSecretFile?: string;
 }
 
 /** What the command body gets: scrubbed stderr, the progress view, and a way to hand over an executor. */
@@ -63,9 +65,14 @@ export async function runBatchShell(
   let executor: BatchExecutor | undefined;
   const connectQueue: BatchShell['connectQueue'] = async (options, run) => {
     // Loaded only with --queue: a run in process never loads bullmq or ioredis.
-    const { parseQueueLocation, QueueClient, queueExecutor } = await import('../queue/index.js');
-    const location = parseQueueLocation(options.queue, options.queueName);
-    const client = await QueueClient.connect(location, { events: true });
+    const { connectProducer, queueExecutor } = await import('../queue/index.js');
+    const client = await connectProducer({
+      ...options,
+      env: io.env,
+      cwd: io.cwd,
+      events: true,
+      onNotice: (line) => view.note(line),
+    });
     executor = queueExecutor({
       client,
       cwd: io.cwd,
@@ -76,7 +83,8 @@ export async function runBatchShell(
       ...(options.jobTimeout === undefined ? {} : { timeoutMs: options.jobTimeout * 1000 }),
       ...(run.logging === undefined ? {} : { logging: run.logging }),
     });
-    return { executor, name: location.name, label: location.label, workers: () => client.workers() };
+    const { name, label } = client.location;
+    return { executor, name, label, workers: () => client.workers() };
   };
   try {
     return await body({ say, view, connectQueue });

@@ -20,17 +20,19 @@ export interface BatchOptions {
   attempts: number;
   backoff: number;
   jobTimeout?: number;
+  queueSecretFile?: string;
 }
 
 const batchExamples = `
 Input: one JSON object per line — {"id": "q1", "question": "…", "attachments"?: ["notes.txt"], "config"?: "other.yaml"}.
-Output: one JSON line per question (id, question, answer, winner, votes, tokens, cost_usd, duration_ms,
+Output: one JSON line per question (id, question, answer, winner, votes, tokens, cost_usd, cost_known, duration_ms,
 log_dir, error), appended as each run ends. Run the same command again to resume: ids already in the
 output are skipped.
 
 Examples:
   $ massgen batch --config team.yaml --input questions.jsonl --output results.jsonl
   $ massgen batch --config team.yaml --input q.jsonl --output r.jsonl --concurrency 8 --max-cost-usd 5
+  $ export MASSGEN_QUEUE_SECRET=$(cat ~/.massgen-queue-secret)   # the workers' too: jobs are signed
   $ massgen batch --config team.yaml --input q.jsonl --output r.jsonl --queue redis://127.0.0.1:6379
       # runs on workers: massgen worker --queue redis://127.0.0.1:6379 (docs/batch.md)`;
 
@@ -71,6 +73,10 @@ export function parseBatchArgs(argv: readonly string[]): BatchOptions {
       '--job-timeout <seconds>',
       'with --queue: stop a run after this long (the attempt fails)',
       positiveNumber,
+    )
+    .option(
+      '--queue-secret-file <file>',
+      'with --queue: sign jobs with this secret, shared with the workers (default: $MASSGEN_QUEUE_SECRET)',
     )
     .addHelpText('after', batchExamples)
     .exitOverride()

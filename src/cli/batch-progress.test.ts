@@ -13,6 +13,7 @@ const base: BatchProgress = {
   running: 4,
   tokens: 1_234_567,
   costUsd: 0.4321,
+  costUnknown: 0,
   elapsedMs: 25_000,
 };
 
@@ -26,6 +27,7 @@ const line = (extra: Partial<BatchResultLine> = {}): BatchResultLine => ({
   votes: {},
   tokens: noTokens(),
   cost_usd: 0.0012,
+  cost_known: true,
   duration_ms: 1234,
   log_dir: null,
   worker: null,
@@ -113,6 +115,33 @@ describe('batch progress', () => {
     expect(err).toContain('massgen batch: q9: ␛]0;PWNED␇ ***\n');
   });
 
+  it('a cost that is not known reads "cost unknown", never $0.0000; a partly known one "$…+"', () => {
+    let out = '';
+    const view = createBatchProgress((text) => (out += text), { isTTY: false });
+    view.update({ ...base, line: line({ cost_usd: 0, cost_known: false }) });
+    view.update({ ...base, line: line({ id: 'q18', cost_usd: 0.002, cost_known: false }) });
+    expect(out).toBe(
+      '[120/200] q17 completed, winner alpha, 1.2s, cost unknown\n[120/200] q18 completed, winner alpha, 1.2s, $0.0020+\n',
+    );
+    const summary: BatchSummary = {
+      ...base,
+      failed: 0,
+      costUsd: 0,
+      costUnknown: 120,
+      output: '/tmp/r.jsonl',
+      malformed: [],
+      resumed: 0,
+      notRun: 0,
+      stoppedBy: null,
+    };
+    expect(summaryLines(summary)).toMatch(/1\.23M tokens, cost unknown\n/);
+    expect(summaryLines({ ...summary, costUsd: 0.5, costUnknown: 3 })).toMatch(/tokens, \$0\.5000\+\n/);
+    out = '';
+    const bar = createBatchProgress((text) => (out += text), { isTTY: true, width: 100, now: () => 0 });
+    bar.update({ ...base, costUsd: 0, costUnknown: 4 });
+    expect(out).toContain('1.23M tokens  cost unknown  2 failed');
+  });
+
   it('the summary says what is left and how to go on', () => {
     const summary: BatchSummary = {
       ...base,
@@ -123,13 +152,28 @@ describe('batch progress', () => {
       stoppedBy: 'interrupt',
     };
     expect(summaryLines(summary)).toBe(
-      'Batch: 120 of 200 answered (118 completed, 2 failed, 20 from an earlier run) in 25s — 4.00 runs/s, 1.23M tokens, $0.4321\n' +
+      'Batch: 118 of 200 answered (118 completed, 2 failed, 20 from an earlier run) in 25s — 4.00 runs/s, 1.23M tokens, $0.4321\n' +
         'Results: /tmp/r.jsonl\n' +
         'Interrupted: 80 not answered yet — run the same command again to resume.\n',
     );
     expect(summaryLines({ ...summary, stoppedBy: 'cost' })).toContain(
       'Stopped at the cost limit: 80 not run',
     );
+    // A question whose job timed out has a line, but it did not answer.
+    const timedOut: BatchSummary = {
+      ...base,
+      total: 1,
+      done: 1,
+      written: 1,
+      failed: 1,
+      costUsd: 0,
+      output: '/tmp/r.jsonl',
+      malformed: [],
+      resumed: 0,
+      notRun: 0,
+      stoppedBy: null,
+    };
+    expect(summaryLines(timedOut)).toMatch(/^Batch: 0 of 1 answered \(0 completed, 1 failed\) in /);
     expect(formatCount(950)).toBe('950');
     expect(formatCount(12_345)).toBe('12.3k');
     expect(formatUsd(12.345)).toBe('$12.35');

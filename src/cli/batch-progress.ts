@@ -1,6 +1,7 @@
 import type { BatchProgress, BatchSummary } from '../batch/index.js';
 import type { Write } from '../app/plain-display.js';
 import { inertText } from '../util/terminal-text.js';
+import { formatCostOf } from '../util/text.js';
 import { formatDuration } from './progress-bar.js';
 
 /** How {@link createBatchProgress} draws. */
@@ -40,6 +41,12 @@ export function formatCount(value: number): string {
 /** `$0.0123` below a dollar, `$12.35` above. */
 export const formatUsd = (usd: number) => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 
+/**
+ * Dollars, or `cost unknown` when nothing of it is known (a model without a price: unknown is not
+ * zero), `$0.0123+` when only part is.
+ */
+const costOf = (usd: number, known: boolean) => formatCostOf([{ usd, priced: known }]);
+
 /** Runs per second of this invocation, and the time left at that rate ('?' before the first). */
 function pace(progress: BatchProgress): { rate: number; eta: string } {
   const seconds = progress.elapsedMs / 1000;
@@ -56,7 +63,7 @@ function figures(progress: BatchProgress): string {
     `${rate.toFixed(rate < 10 ? 2 : 1)}/s`,
     `ETA ${eta}`,
     `${formatCount(progress.tokens)} tokens`,
-    formatUsd(progress.costUsd),
+    costOf(progress.costUsd, progress.costUnknown === 0),
     ...(progress.failed > 0 ? [`${progress.failed} failed`] : []),
   ].join('  ');
 }
@@ -105,7 +112,7 @@ export function createBatchProgress(write: Write, options: BatchProgressOptions)
               line.status,
               ...(line.winner ? [`winner ${line.winner}`] : []),
               `${(line.duration_ms / 1000).toFixed(1)}s`,
-              formatUsd(line.cost_usd),
+              costOf(line.cost_usd, line.cost_known),
             ].join(', ');
       write(`[${progress.done}/${progress.total}] ${quote(`${line.id} ${what}`)}\n`);
     },
@@ -124,12 +131,13 @@ export function createBatchProgress(write: Write, options: BatchProgressOptions)
 /** The closing lines (stdout): what was done, at what pace and cost, and what is left. */
 export function summaryLines(summary: BatchSummary): string {
   const { rate } = pace(summary);
-  const completed = summary.done - summary.failed;
+  // Answered: a line whose run completed. A failed or timed-out run has a line, but no answer.
+  const answered = summary.done - summary.failed;
   const lines = [
-    `Batch: ${summary.done} of ${summary.total} answered (${completed} completed, ${summary.failed} failed` +
+    `Batch: ${answered} of ${summary.total} answered (${answered} completed, ${summary.failed} failed` +
       `${summary.resumed > 0 ? `, ${summary.resumed} from an earlier run` : ''}) in ${formatDuration(
         summary.elapsedMs / 1000,
-      )} — ${rate.toFixed(2)} runs/s, ${formatCount(summary.tokens)} tokens, ${formatUsd(summary.costUsd)}`,
+      )} — ${rate.toFixed(2)} runs/s, ${formatCount(summary.tokens)} tokens, ${costOf(summary.costUsd, summary.costUnknown === 0)}`,
     `Results: ${summary.output}`,
   ];
   if (summary.stoppedBy === 'cost')

@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+import type { Env } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 import { ExitCode, MassGenError, describeError, exitCodeForError } from '../types/errors.js';
 import { inertJson } from '../util/terminal-text.js';
@@ -13,12 +14,23 @@ export interface QueueCommand {
   ids: string[];
   /** drain: the dead-letter list too. */
   dead: boolean;
+  /** retry: a new time limit per attempt, in seconds. */
+  jobTimeout?: number;
+  /** retry: the queue secret, to sign a changed job again (default: `MASSGEN_QUEUE_SECRET`). */
+  queueSecretFile?: string;
 }
+
+const seconds = (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+};
 
 const queueExamples = `
 Examples:
   $ massgen queue status --queue redis://127.0.0.1:6379          # counts, workers, dead-letter list
   $ massgen queue retry --queue redis://127.0.0.1:6379 [JOB_ID…]  # dead jobs back on the queue
+  $ massgen queue retry --queue redis://127.0.0.1:6379 --job-timeout 600   # …with a new time limit
   $ massgen queue drain --queue redis://127.0.0.1:6379 [--dead]   # remove what has not started`;
 
 /** Parses `massgen queue …`. Errors are commander's. */
@@ -44,6 +56,8 @@ export function parseQueueArgs(argv: readonly string[]): QueueCommand {
       json: opts.json === true,
       ids,
       dead: opts.dead === true,
+      ...(typeof opts.jobTimeout === 'number' ? { jobTimeout: opts.jobTimeout } : {}),
+      ...(typeof opts.queueSecretFile === 'string' ? { queueSecretFile: opts.queueSecretFile } : {}),
     };
   };
   common(program.command('status').description('jobs by state, connected workers, the dead-letter list'))
@@ -51,6 +65,11 @@ export function parseQueueArgs(argv: readonly string[]): QueueCommand {
     .action((opts: Record<string, unknown>) => record('status', [], opts));
   common(program.command('retry').description('put dead jobs (all, or these ids) back on the queue'))
     .argument('[ids...]', 'job ids from massgen queue status')
+    .option('--job-timeout <seconds>', 'a new time limit per attempt (for jobs that timed out)', seconds)
+    .option(
+      '--queue-secret-file <file>',
+      'with --job-timeout: the secret to sign changed jobs again (default: $MASSGEN_QUEUE_SECRET)',
+    )
     .option('--json', 'print JSON', false)
     .action((ids: string[], opts: Record<string, unknown>) => record('retry', ids, opts));
   common(
@@ -67,14 +86,15 @@ export function parseQueueArgs(argv: readonly string[]): QueueCommand {
 /** Runs one `massgen queue` action. Returns the exit code. */
 export async function runQueueCommand(
   command: QueueCommand,
-  io: { stdout: Write; stderr: Write; scrub: (text: string) => string },
+  io: { cwd: string; env: Env; stdout: Write; stderr: Write; scrub: (text: string) => string },
 ): Promise<number> {
   // Job ids, batch line ids and failure reasons come from runs and their input: scrubbed and inert. JSON
   // stays JSON: `inertJson` spells what a terminal would act on as `\uXXXX` (the same data).
   const out = (text: string) => io.stdout(io.scrub(text));
   const json = (value: unknown, space?: number) => out(`${inertJson(value, space)}\n`);
   try {
-    const { parseQueueLocation, queueStatus, retryDeadJobs, drainQueue } = await import('../queue/index.js');
+    const { parseQueueLocation, queueStatus, retryDeadJobs, drainQueue, loadQueueSecret } =
+      await import('../queue/index.js');
     const location = parseQueueLocation(command.queue, command.queueName);
     if (command.action === 'status') {
       const status = await queueStatus(location);
@@ -98,16 +118,30 @@ export async function runQueueCommand(
       return ExitCode.success;
     }
     if (command.action === 'retry') {
-      const { retried, missing } = await retryDeadJobs(location, command.ids);
-      if (command.json) json({ retried, missing });
+      const signer =
+        command.jobTimeout === undefined
+          ? null
+          : loadQueueSecret({
+              env: io.env,
+              cwd: io.cwd,
+              ...(command.queueSecretFile === undefined ? {} : { file: command.queueSecretFile }),
+            });
+      const { retried, missing, refused } = await retryDeadJobs(location, command.ids, {
+        signer,
+        ...(command.jobTimeout === undefined ? {} : { timeoutMs: command.jobTimeout * 1000 }),
+      });
+      if (command.json) json({ retried, missing, refused });
       else {
         out(
-          `Retried ${retried.length} job${retried.length === 1 ? '' : 's'}${retried.length > 0 ? `: ${retried.join(', ')}` : ''}\n`,
+          `Retried ${retried.length} job${retried.length === 1 ? '' : 's'}${retried.length > 0 ? `: ${retried.join(', ')}` : ''}` +
+            `${command.jobTimeout !== undefined && retried.length > 0 ? ` (time limit ${command.jobTimeout} s)` : ''}\n`,
         );
         if (missing.length > 0)
           io.stderr(io.scrub(`massgen queue: not in the dead-letter list: ${missing.join(', ')}\n`));
+        for (const { id, reason } of refused)
+          io.stderr(io.scrub(`massgen queue: ${id} not retried: ${reason}\n`));
       }
-      return missing.length > 0 ? ExitCode.config : ExitCode.success;
+      return missing.length > 0 || refused.length > 0 ? ExitCode.config : ExitCode.success;
     }
     const removed = await drainQueue(location, { dead: command.dead });
     if (command.json) json(removed);

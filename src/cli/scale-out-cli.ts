@@ -35,7 +35,7 @@ export async function runScaleOutCli(
       });
     }
     const { parseQueueArgs, runQueueCommand } = await import('./queue-command.js');
-    return await runQueueCommand(parseQueueArgs(argv), { stdout: io.stdout, stderr: io.stderr, scrub });
+    return await runQueueCommand(parseQueueArgs(argv), commandIo);
   } catch (error) {
     const parseExit = commanderExit(command, error, io);
     if (parseExit !== undefined) return parseExit;

@@ -21,6 +21,7 @@ export interface ServeOptions {
   queueName: string;
   attempts: number;
   jobTimeout?: number;
+  queueSecretFile?: string;
 }
 
 const count = (min: number) => (value: string) => {
@@ -70,6 +71,10 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
       '--job-timeout <seconds>',
       'with --queue: stop a run after this long (the attempt fails)',
       count(1),
+    )
+    .option(
+      '--queue-secret-file <file>',
+      'with --queue: sign jobs with this secret, shared with the workers (default: $MASSGEN_QUEUE_SECRET)',
     )
     .addHelpText('after', serveExamples)
     .exitOverride()
@@ -122,8 +127,15 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
     let launch;
     if (options.queue) {
       // Loaded only with --queue: bullmq and ioredis stay out of a server that runs in process.
-      const { parseQueueLocation, QueueClient, queueLauncher } = await import('../queue/index.js');
-      const client = await QueueClient.connect(parseQueueLocation(options.queue, options.queueName));
+      const { connectProducer, queueLauncher } = await import('../queue/index.js');
+      const client = await connectProducer({
+        queue: options.queue,
+        queueName: options.queueName,
+        queueSecretFile: options.queueSecretFile,
+        env: io.env,
+        cwd: io.cwd,
+        onNotice: (line) => io.stderr(io.scrub(`massgen serve: ${line}\n`)),
+      });
       queue = client;
       launch = queueLauncher({
         client,

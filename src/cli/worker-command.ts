@@ -10,6 +10,8 @@ export interface WorkerOptions {
   queueName: string;
   concurrency: number;
   config?: string;
+  queueSecretFile?: string;
+  maxAttempts: number;
   jobTimeout?: number;
   lockDuration: number;
   stalledInterval: number;
@@ -30,12 +32,15 @@ const seconds = (value: string) => {
 const workerExamples = `
 A worker takes runs from the queue that massgen batch --queue and massgen serve --queue fill, and runs
 them here: API keys from this machine's environment (and ./.env), logs in ./.massgen/massgen_logs.
-Start any number, on any machines that reach the Redis server. Ctrl-C (or SIGTERM) stops taking runs
-and finishes those in progress; a second one returns them to the queue for another worker.
+Start any number, on any machines that reach the Redis server. It runs only configs it trusts: its own
+(--config), or those of jobs signed with the queue secret it shares with the batch or server
+(MASSGEN_QUEUE_SECRET or --queue-secret-file). Ctrl-C (or SIGTERM) stops taking runs and finishes those
+in progress; a second one returns them to the queue for another worker; a third quits at once.
 
 Examples:
+  $ export MASSGEN_QUEUE_SECRET=$(cat ~/.massgen-queue-secret)   # the batch's too
   $ massgen worker --queue redis://127.0.0.1:6379
-  $ massgen worker --queue redis://queue.internal:6379 --concurrency 8 --job-timeout 900`;
+  $ massgen worker --queue rediss://:PASSWORD@queue.internal:6380 --config team.yaml --concurrency 8`;
 
 /** Parses `massgen worker …`. Errors are commander's. */
 export function parseWorkerArgs(argv: readonly string[]): WorkerOptions {
@@ -44,7 +49,12 @@ export function parseWorkerArgs(argv: readonly string[]): WorkerOptions {
     .requiredOption('--queue <url>', 'the Redis server holding the queue: redis://HOST:PORT')
     .option('--queue-name <name>', 'the queue on that Redis', 'massgen')
     .option('--concurrency <n>', 'runs at once', whole, 4)
-    .option('-c, --config <file>', 'run every job with this config instead of the one it carries')
+    .option('-c, --config <file>', 'run every job with this config (the config text jobs carry is ignored)')
+    .option(
+      '--queue-secret-file <file>',
+      'the secret jobs must be signed with (default: $MASSGEN_QUEUE_SECRET); their own configs then run',
+    )
+    .option('--max-attempts <n>', 'attempts a job gets at most, whatever it asks for', whole, 5)
     .option('--job-timeout <seconds>', 'stop a run after this long when its job names no timeout', seconds)
     .option(
       '--lock-duration <seconds>',
@@ -83,15 +93,22 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
   // Job ids come from the queue (a batch's line ids), messages from runs: everything is scrubbed and inert.
   const say = (text: string) => io.stderr(io.scrub(text));
   const out = (text: string) => io.stdout(io.scrub(text));
-  const { parseQueueLocation, startQueueWorker } = await import('../queue/index.js');
+  const { parseQueueLocation, startQueueWorker, loadQueueSecret } = await import('../queue/index.js');
   let worker;
   try {
     const location = parseQueueLocation(options.queue, options.queueName);
+    const signer = loadQueueSecret({
+      env: io.env,
+      cwd: io.cwd,
+      ...(options.queueSecretFile === undefined ? {} : { file: options.queueSecretFile }),
+    });
     let lastError = '';
     worker = await startQueueWorker({
       location,
       cwd: io.cwd,
       env: io.env,
+      signer,
+      maxAttempts: options.maxAttempts,
       concurrency: options.concurrency,
       lockDurationMs: options.lockDuration * 1000,
       stalledIntervalMs: options.stalledInterval * 1000,
@@ -108,12 +125,15 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
           out(
             `job ${report.jobId}: ${result.status}${winner} in ${formatDuration(result.durationMs / 1000)}${log}\n`,
           );
+        } else if (report.what === 'refused') {
+          say(`massgen worker: job ${report.jobId} ${report.message}\n`);
         } else {
           out(`job ${report.jobId}: ${report.what}: ${report.message}\n`);
         }
       },
+      onNotice: (line) => say(`massgen worker: ${line}\n`),
       onError: (error) => {
-        // Connection trouble repeats while ioredis reconnects: said once per distinct message.
+        // The same trouble can repeat (a lock that cannot be renewed): said once per distinct message.
         const message = describeError(error);
         if (message === lastError) return;
         lastError = message;
@@ -123,6 +143,11 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
     out(
       `massgen worker ${worker.name}: taking runs from queue "${location.name}" on ${location.label}, ${options.concurrency} at once. Ctrl-C to stop.\n`,
     );
+    say(
+      signer
+        ? `massgen worker: runs only jobs signed with the queue secret (${signer.source})${options.config ? `, each with ${options.config}` : ''}\n`
+        : `massgen worker: no queue secret, so jobs are not checked: whoever can write to this Redis can put questions to ${options.config} (the config text jobs carry is ignored)\n`,
+    );
   } catch (error) {
     say(`massgen: error: ${describeError(error)}\n`);
     if (error instanceof MassGenError && error.hint) say(`hint: ${error.hint}\n`);
@@ -131,17 +156,25 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
 
   const running = worker;
   let stops = 0;
-  const done = new Promise<void>((resolve) => {
+  const done = new Promise<number>((resolve) => {
+    const stopped = () => resolve(ExitCode.success);
     const stop = () => {
       stops++;
       if (stops === 1) {
         say(
           `massgen worker: stopping — finishing ${running.active} run${running.active === 1 ? '' : 's'} in progress (stop again to return ${running.active === 1 ? 'it' : 'them'} to the queue)\n`,
         );
-        void running.close().then(resolve);
+        void running.close().then(stopped);
       } else if (stops === 2) {
-        say('massgen worker: returning the runs in progress to the queue\n');
-        void running.returnJobs().then(resolve);
+        say('massgen worker: returning the runs in progress to the queue (press Ctrl-C again to force)\n');
+        void running.returnJobs().then(stopped);
+      } else if (stops === 3) {
+        // Whatever still waits (an unreachable Redis) is left: the runs' locks expire and another
+        // worker takes them.
+        say(
+          'massgen worker: forced to stop — runs in progress go to another worker once their lock expires\n',
+        );
+        resolve(ExitCode.interrupted);
       }
     };
     if (io.onInterrupt) io.onInterrupt(stop);
@@ -150,7 +183,7 @@ export async function runWorkerCommand(options: WorkerOptions, io: WorkerCommand
       else io.signal.addEventListener('abort', stop, { once: true });
     }
   });
-  await done;
-  say('massgen worker: stopped\n');
-  return ExitCode.success;
+  const code = await done;
+  if (code === ExitCode.success) say('massgen worker: stopped\n');
+  return code;
 }

@@ -5,11 +5,15 @@
  * run never loads bullmq or ioredis.
  */
 export { parseQueueLocation, connectRedis, type QueueLocation } from './redis-connection.js';
-export { QueueClient, type AddOptions, type JobFinish } from './queue-client.js';
+export { QueueClient, type AddOptions, type JobFinish, type QueueClientOptions } from './queue-client.js';
+export { loadQueueSecret, QUEUE_SECRET_VAR } from './queue-secret.js';
+export { connectProducer, type ProducerOptions } from './connect-producer.js';
+export { createJobSigner, canonicalJson, type JobSigner } from './job-signature.js';
 export { queueExecutor, type QueueExecutorOptions } from './queue-executor.js';
 export { queueLauncher, type QueueLauncherOptions } from './queue-launcher.js';
 export {
   startQueueWorker,
+  DEFAULT_MAX_ATTEMPTS,
   type QueueWorker,
   type QueueWorkerOptions,
   type JobReport,

@@ -35,6 +35,8 @@ export const RunJobDataSchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** For people reading the queue: the batch (a hash of its output file) and the line's id. */
   batch: z.object({ key: z.string(), id: z.string() }).optional(),
+  /** HMAC-SHA256 of everything else, made with the queue secret (see `job-signature.ts`). */
+  sig: z.string().optional(),
 });
 export type RunJobData = z.input<typeof RunJobDataSchema>;
 
@@ -59,6 +61,8 @@ export const RunJobResultSchema = z.object({
   /** Final tallies and dollars, which the result alone does not hold. */
   votes: z.record(z.string(), z.number()),
   costUsd: z.number().nonnegative(),
+  /** False when a model of the run has no known price (`costUsd` is then only what is known). */
+  costKnown: z.boolean().optional(),
   /** `host:pid` of the worker. */
   worker: z.string(),
   /** How long the worker spent on it (config, agents, run, logs), for the queue's overhead. */

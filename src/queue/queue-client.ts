@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describeError } from '../types/errors.js';
+import { SHUTDOWN_WAIT_MS, within } from './bounded-wait.js';
 import {
   BULL_PREFIX,
   cancelChannel,
@@ -10,14 +12,19 @@ import {
   type RunJobData,
   type RunJobResult,
 } from './job-data.js';
+import type { JobSigner } from './job-signature.js';
 import { connectRedis, durableOptions, type QueueLocation } from './redis-connection.js';
+import { watchRedis, type RedisWatch } from './redis-watch.js';
 
 /** How a job ended for good. */
 export type JobFinish =
   | { kind: 'completed'; value: RunJobResult }
   | { kind: 'failed'; message: string }
-  /** Removed before it ran (drained, cancelled) or expired. */
-  | { kind: 'gone' };
+  /**
+   * Not in Redis any more: removed before it ran (drained, cancelled), or — `lost` — Redis lost its
+   * data (a restart without persistence, a flush), and the job should be added again.
+   */
+  | { kind: 'gone'; lost: boolean };
 
 /** Retries and how long finished jobs stay in Redis. */
 export interface AddOptions {
@@ -31,6 +38,18 @@ export interface AddOptions {
 
 /** Jobs awaited for longer than this get their state read directly, in case an event was missed. */
 const RECHECK_MS = 15_000;
+/** The marker that tells a restarted, empty Redis from one whose jobs were removed (refreshed while up). */
+const MARKER_TTL_SECONDS = 24 * 3600;
+
+/** Options of {@link QueueClient.connect}. */
+export interface QueueClientOptions {
+  /** Listen for jobs ending, from now on: `finished()` needs it. */
+  events?: boolean;
+  /** Signs every job added (the workers check it); null or absent: jobs go unsigned. */
+  signer?: JobSigner | null;
+  /** Redis unreachable (throttled), back, or back without its data: one line each. */
+  onNotice?: (line: string) => void;
+}
 
 /**
  * The producer's side of the queue: adds run jobs and learns how they end, from BullMQ's queue events
@@ -39,6 +58,13 @@ const RECHECK_MS = 15_000;
 export class QueueClient {
   private readonly waiters = new Map<string, { since: number; resolve: (finish: JobFinish) => void }>();
   private recheck: NodeJS.Timeout | null = null;
+  /** Present in Redis as long as Redis keeps what this client added (see `dataLost`). */
+  private readonly marker: string;
+  private watch: RedisWatch | null = null;
+  /** Jobs this client added and awaits or may await, and those of them a data loss took. */
+  private readonly added = new Set<string>();
+  private readonly lostIds = new Set<string>();
+  private readonly notice: (line: string) => void;
 
   private constructor(
     readonly location: QueueLocation,
@@ -46,16 +72,31 @@ export class QueueClient {
     readonly redis: Redis,
     readonly queue: Queue,
     private readonly events: QueueEvents | null,
-  ) {}
+    private readonly options: QueueClientOptions,
+    /** Set on close: clients still reconnecting give up (see `durableOptions`). */
+    private readonly lifecycle: { ending: boolean },
+  ) {
+    this.marker = `massgen:alive:${location.name}:${randomUUID()}`;
+    this.notice = options.onNotice ?? (() => {});
+  }
+
+  /**
+   * How long a shutdown step waits for Redis: a bounded time while it answers, none while it is known
+   * to be unreachable (a Ctrl-C then ends at once).
+   */
+  get shutdownWaitMs(): number {
+    return this.watch?.downSince === null ? SHUTDOWN_WAIT_MS : 0;
+  }
 
   /**
    * Connects (one clear error when Redis is not there). With `events`, listens for jobs ending, from
    * now on: `finished()` needs it.
    */
-  static async connect(location: QueueLocation, options: { events?: boolean } = {}): Promise<QueueClient> {
+  static async connect(location: QueueLocation, options: QueueClientOptions = {}): Promise<QueueClient> {
     const probe = await connectRedis(location);
     probe.disconnect();
-    const connection = durableOptions(location);
+    const lifecycle = { ending: false };
+    const connection = durableOptions(location, () => lifecycle.ending);
     const redis = new Redis(connection);
     redis.on('error', () => {});
     const queue = new Queue(location.name, { connection, prefix: BULL_PREFIX });
@@ -72,26 +113,65 @@ export class QueueClient {
       events.on('error', () => {});
       await events.waitUntilReady();
     }
-    const client = new QueueClient(location, redis, queue, events);
+    const client = new QueueClient(location, redis, queue, events, options, lifecycle);
+    await redis.set(client.marker, '1', 'EX', MARKER_TTL_SECONDS);
+    client.watch = watchRedis(redis, location, {
+      say: client.notice,
+      onBack: () => void client.afterOutage(),
+    });
     events?.on('completed', ({ jobId, returnvalue }) => client.settle(jobId, completed(returnvalue)));
     events?.on('failed', ({ jobId, failedReason }) =>
       client.settle(jobId, { kind: 'failed', message: failedReason }),
     );
-    events?.on('removed', ({ jobId }) => client.settle(jobId, { kind: 'gone' }));
+    events?.on('removed', ({ jobId }) => client.settle(jobId, { kind: 'gone', lost: false }));
     return client;
   }
 
-  /** Adds a run job under `jobId`. A job with that id already there is left as it is (see `finished`). */
+  /**
+   * Adds a run job under `jobId`, signed when this client has a signer. A job with that id already
+   * there is left as it is (see `finished`).
+   */
   async add(jobId: string, data: RunJobData, options: AddOptions = {}): Promise<void> {
     const jobOptions: JobsOptions = {
       jobId,
       attempts: options.attempts ?? 3,
       backoff: { type: 'exponential', delay: options.backoffMs ?? 5_000 },
-      removeOnComplete: options.keepCompleted ? false : { age: 3600 },
+      // A kept job leaves once its producer has its result; a week is the bound if that never happens.
+      removeOnComplete: { age: options.keepCompleted ? 7 * 24 * 3600 : 3600 },
       // Failed jobs are the dead-letter list: kept a week, for `massgen queue status|retry|drain`.
       removeOnFail: { age: 7 * 24 * 3600 },
     };
-    await this.queue.add(RUN_JOB, data, jobOptions);
+    const signer = this.options.signer;
+    const signed = signer ? signer.sign(this.location.name, jobId, data) : data;
+    this.lostIds.delete(jobId);
+    this.added.add(jobId);
+    await this.queue.add(RUN_JOB, signed, jobOptions);
+  }
+
+  /**
+   * Whether Redis lost what this client put there (a restart without persistence, a flush): the
+   * marker set at connect is gone. Said once per loss; the marker is set again for the next one.
+   */
+  private async dataLost(): Promise<boolean> {
+    const kept = await this.redis.expire(this.marker, MARKER_TTL_SECONDS);
+    if (kept === 1) return false;
+    await this.redis.set(this.marker, '1', 'EX', MARKER_TTL_SECONDS);
+    for (const jobId of this.added) this.lostIds.add(jobId);
+    this.notice(
+      `Redis at ${this.location.label} lost its data (restarted without persistence, or flushed): unfinished jobs are added again`,
+    );
+    return true;
+  }
+
+  /** Redis is back after an outage: a restart may have emptied it, so every awaited job is looked at now. */
+  private async afterOutage(): Promise<void> {
+    try {
+      if (!(await this.dataLost())) return;
+      for (const [jobId] of this.waiters)
+        if (this.lostIds.has(jobId)) this.settle(jobId, { kind: 'gone', lost: true });
+    } catch {
+      // Gone again: the next reconnect looks again.
+    }
   }
 
   /**
@@ -103,7 +183,10 @@ export class QueueClient {
     const finish = new Promise<JobFinish>((resolve) =>
       this.waiters.set(jobId, { since: Date.now(), resolve }),
     );
-    this.recheck ??= setInterval(() => void this.recheckStale(), RECHECK_MS);
+    if (!this.recheck) {
+      this.recheck = setInterval(() => void this.recheckStale(), RECHECK_MS);
+      this.recheck.unref();
+    }
     try {
       const state = await this.queue.getJobState(jobId);
       if (state === 'failed') {
@@ -121,11 +204,22 @@ export class QueueClient {
   /** How the job ended, read from Redis now; null while it waits or runs. */
   async ended(jobId: string): Promise<JobFinish | null> {
     const state = await this.queue.getJobState(jobId);
-    if (state === 'unknown') return { kind: 'gone' };
-    if (state !== 'completed' && state !== 'failed') return null;
-    const job = await this.queue.getJob(jobId);
-    if (!job) return { kind: 'gone' };
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return null;
+    const job = state === 'unknown' ? undefined : await this.queue.getJob(jobId);
+    if (!job) {
+      await this.dataLost();
+      const lost = this.lostIds.has(jobId);
+      this.release(jobId);
+      return { kind: 'gone', lost };
+    }
+    this.release(jobId);
     return state === 'completed' ? completed(job.returnvalue) : { kind: 'failed', message: job.failedReason };
+  }
+
+  /** The job's end is known: a later data loss no longer concerns it. */
+  release(jobId: string): void {
+    this.added.delete(jobId);
+    this.lostIds.delete(jobId);
   }
 
   private async check(jobId: string): Promise<void> {
@@ -135,6 +229,7 @@ export class QueueClient {
 
   private async recheckStale(): Promise<void> {
     const now = Date.now();
+    if (this.watch?.downSince !== null) return;
     for (const [jobId, waiter] of this.waiters) if (now - waiter.since >= RECHECK_MS) await this.check(jobId);
   }
 
@@ -142,6 +237,7 @@ export class QueueClient {
     const waiter = this.waiters.get(jobId);
     if (!waiter) return;
     this.waiters.delete(jobId);
+    this.release(jobId);
     waiter.resolve(finish);
   }
 
@@ -159,9 +255,9 @@ export class QueueClient {
     return (await this.queue.remove(jobId)) === 1;
   }
 
-  /** Removes a finished job (its result has been taken). */
+  /** Removes a finished job (its result has been taken); not waiting long for an unreachable Redis. */
   async forget(jobId: string): Promise<void> {
-    await this.queue.remove(jobId).catch(() => 0);
+    await within(this.queue.remove(jobId), this.shutdownWaitMs, 0);
   }
 
   /**
@@ -174,11 +270,20 @@ export class QueueClient {
     await this.redis.publish(cancelChannel(this.location.name), jobId);
   }
 
+  /** Closes every connection, waiting a bounded time for an unreachable Redis, then dropping them. */
   async close(): Promise<void> {
+    const wait = this.shutdownWaitMs;
+    this.lifecycle.ending = true;
     if (this.recheck) clearInterval(this.recheck);
-    for (const [jobId] of this.waiters) this.settle(jobId, { kind: 'gone' });
-    await Promise.allSettled([this.events?.close(), this.queue.close()]);
+    this.watch?.stop();
+    for (const [jobId] of this.waiters) this.settle(jobId, { kind: 'gone', lost: false });
+    await within(this.redis.del(this.marker), wait, 0);
+    await within(Promise.allSettled([this.events?.close(), this.queue.close()]), wait, undefined);
+    // Whatever did not close in time stops reconnecting, so nothing keeps the process alive. Not
+    // awaited: a client dropped while it reconnects never announces its end (ioredis).
     this.redis.disconnect();
+    void this.events?.disconnect().catch(() => {});
+    void this.queue.disconnect().catch(() => {});
   }
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { Env } from '../app/essentials.js';
 import { failedOutcome, outcomeFrom, type BatchExecutor, type JobEnd } from '../batch/index.js';
+import { within } from './bounded-wait.js';
 import { assertNoSecrets, readConfigPayload, type ConfigPayload } from './config-payload.js';
 import { safeIdPart, type RunJobData } from './job-data.js';
 import type { AddOptions, QueueClient } from './queue-client.js';
@@ -21,12 +22,16 @@ export interface QueueExecutorOptions extends AddOptions {
   timeoutMs?: number;
 }
 
+/** A job that Redis loses more often than this (restarts without persistence) gets an error line. */
+const MAX_READDS = 3;
+
 /**
  * Runs a batch on queue workers (`massgen batch --queue`). Each question becomes a job whose id comes
  * from the batch's output file and the question's id, so a rerun after an interruption finds the jobs
  * the first run left: finished ones are collected (their lines were never written), running ones
  * awaited, failed ones retried — nothing runs twice. A job's result leaves Redis once its line is on disk;
- * a job that fails after its last attempt stays in the dead-letter list (`massgen queue status`).
+ * a job that fails after its last attempt stays in the dead-letter list (`massgen queue status`). A job
+ * that Redis loses (a restart without persistence) is added again; lines already written stay.
  */
 export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
   const { client } = options;
@@ -60,7 +65,8 @@ export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
       };
       assertNoSecrets(data, payload.secrets, `the question "${job.item.id}"`);
       const jobId = `b-${batchKey}-${safeIdPart(job.item.id)}`;
-      await client.add(jobId, data, { ...options, keepCompleted: true });
+      const add = () => client.add(jobId, data, { ...options, keepCompleted: true });
+      await add();
       outstanding.add(jobId);
       let onAbort = () => {};
       const aborted = new Promise<'aborted'>((resolve) => {
@@ -69,27 +75,53 @@ export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
         else signal.addEventListener('abort', onAbort, { once: true });
       });
       try {
-        const finish = await Promise.race([client.finished(jobId), aborted]);
+        let finish = await Promise.race([client.finished(jobId), aborted]);
+        for (let readds = 0; finish !== 'aborted' && finish.kind === 'gone' && finish.lost; readds++) {
+          if (readds === MAX_READDS)
+            return {
+              kind: 'done',
+              outcome: failedOutcome(
+                {
+                  code: 'job_lost',
+                  message: `Redis at ${client.location.label} lost this job ${readds + 1} times (restarted without persistence?) — run the batch again once Redis keeps its data`,
+                },
+                null,
+                false,
+              ),
+            };
+          await Promise.race([add(), aborted]);
+          finish = await Promise.race([client.finished(jobId), aborted]);
+        }
         if (finish === 'aborted') {
           // Interrupted: a job that has not started leaves the queue; a running one finishes on its
-          // worker and the next run of the batch collects it.
-          await client.removeIfWaiting(jobId).catch(() => false);
+          // worker and the next run of the batch collects it. Not waiting long for a Redis that is gone.
+          await within(client.removeIfWaiting(jobId), client.shutdownWaitMs, false);
           return { kind: 'stopped' };
         }
         if (finish.kind === 'gone') return { kind: 'stopped' };
         if (finish.kind === 'failed') {
           return {
             kind: 'done',
-            outcome: failedOutcome({
-              code: 'job_failed',
-              message: `${finish.message} (after its last attempt; kept in the dead-letter list: massgen queue status)`,
-            }),
+            // What its attempts cost was not counted: unknown, not zero.
+            outcome: failedOutcome(
+              {
+                code: 'job_failed',
+                message: `${finish.message} (after its last attempt; kept in the dead-letter list: massgen queue status)`,
+              },
+              null,
+              false,
+            ),
           };
         }
-        const { result, votes, costUsd, worker } = finish.value;
+        const { result, votes, costUsd, costKnown, worker } = finish.value;
         return {
           kind: 'done',
-          outcome: outcomeFrom(result, { votes, costUsd, worker }),
+          outcome: outcomeFrom(result, {
+            votes,
+            costUsd,
+            worker,
+            ...(costKnown === undefined ? {} : { costKnown }),
+          }),
           written: () => client.forget(jobId),
         };
       } finally {
@@ -99,7 +131,11 @@ export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
     },
     async stopWaiting() {
       stopping = true;
-      await Promise.all([...outstanding].map((jobId) => client.removeIfWaiting(jobId).catch(() => false)));
+      await within(
+        Promise.all([...outstanding].map((jobId) => client.removeIfWaiting(jobId).catch(() => false))),
+        client.shutdownWaitMs,
+        [],
+      );
     },
     async close() {
       await client.close();

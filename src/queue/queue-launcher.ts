@@ -49,73 +49,98 @@ export function queueLauncher(options: QueueLauncherOptions): RunLauncher {
     };
     assertNoSecrets(data, payload.secrets, 'the request');
     const jobId = `s-${randomUUID()}`;
-    await client.add(jobId, data, options);
-    return follow(client, jobId, run, options.idleCheckMs ?? 5_000);
+    const add = (id: string) => client.add(id, data, options);
+    await add(jobId);
+    return follow(client, jobId, run, add, options.idleCheckMs ?? 5_000);
   };
 }
 
+/** A run that Redis loses more often than this (restarts without persistence) fails. */
+const MAX_READDS = 3;
+
 async function* follow(
   client: QueueClient,
-  jobId: string,
+  firstJobId: string,
   run: MassGenOptions,
+  add: (jobId: string) => Promise<void>,
   idleCheckMs: number,
 ): AsyncGenerator<RunEvent, RunResult, undefined> {
   const reader = client.redis.duplicate();
   reader.on('error', () => {});
+  let jobId = firstJobId;
   const cancel = () => void client.cancel(jobId).catch(() => {});
   if (run.signal?.aborted) cancel();
   run.signal?.addEventListener('abort', cancel, { once: true });
   let finished = false;
   let last: RunEvent | null = null;
   let lostBecause: string | null = null;
+  let readds = 0;
   try {
-    for await (const entry of readJobStream(reader, eventsKey(client.location.name, jobId), idleCheckMs)) {
-      if (entry === null) {
-        // Nothing for a while: a worker may have died after its job ended, before the stream did.
-        const ended = await client.ended(jobId);
-        if (ended === null) continue;
-        finished = true;
-        if (ended.kind === 'completed') return ended.value.result;
-        if (ended.kind === 'failed') throw failure(ended.message);
-        return notRunResult(run.question, 'unknown', 'the run was removed from the queue before it started');
+    // A job Redis lost is added again under a new id, so a stream of its own: the lost run may still
+    // be running on its worker, writing to the old one.
+    for (;;) {
+      let lost = false;
+      for await (const entry of readJobStream(reader, eventsKey(client.location.name, jobId), idleCheckMs)) {
+        if (entry === null) {
+          // Nothing for a while: a worker may have died after its job ended, before the stream did.
+          const ended = await client.ended(jobId);
+          if (ended === null) continue;
+          lost = ended.kind === 'gone' && ended.lost;
+          if (lost) break;
+          finished = true;
+          if (ended.kind === 'completed') return ended.value.result;
+          if (ended.kind === 'failed') throw failure(ended.message);
+          return notRunResult(
+            run.question,
+            'unknown',
+            'the run was removed from the queue before it started',
+          );
+        }
+        const value = entry.value as { message?: unknown; attempt?: unknown; worker?: unknown };
+        if (entry.field === 'e') {
+          const event = RunEventSchema.safeParse(entry.value);
+          if (!event.success) continue;
+          last = event.data;
+          run.onEvent?.(event.data);
+          yield event.data;
+        } else if (entry.field === 'a' && last !== null) {
+          // A later attempt: the earlier one's worker stopped, died or failed.
+          const why = lostBecause ?? 'its worker stopped responding';
+          const warning: RunEvent = {
+            type: 'run.warning',
+            runId: last.runId,
+            seq: last.seq + 1,
+            ts: Date.now(),
+            code: 'run_restarted',
+            message: `the run starts again on worker ${String(value.worker)} (attempt ${String(value.attempt)}): ${why}`,
+          };
+          lostBecause = null;
+          run.onEvent?.(warning);
+          yield warning;
+        } else if (entry.field === 'r') {
+          lostBecause = String(value.message);
+        } else if (entry.field === 'end') {
+          const result = RunJobResultSchema.safeParse(entry.value);
+          finished = true;
+          if (!result.success) throw failure('it returned an unexpected result');
+          return result.data.result;
+        } else if (entry.field === 'fail') {
+          finished = true;
+          throw failure(String(value.message));
+        }
       }
-      const value = entry.value as { message?: unknown; attempt?: unknown; worker?: unknown };
-      if (entry.field === 'e') {
-        const event = RunEventSchema.safeParse(entry.value);
-        if (!event.success) continue;
-        last = event.data;
-        run.onEvent?.(event.data);
-        yield event.data;
-      } else if (entry.field === 'a' && last !== null) {
-        // A later attempt: the earlier one's worker stopped, died or failed.
-        const why = lostBecause ?? 'its worker stopped responding';
-        const warning: RunEvent = {
-          type: 'run.warning',
-          runId: last.runId,
-          seq: last.seq + 1,
-          ts: Date.now(),
-          code: 'run_restarted',
-          message: `the run starts again on worker ${String(value.worker)} (attempt ${String(value.attempt)}): ${why}`,
-        };
-        lostBecause = null;
-        run.onEvent?.(warning);
-        yield warning;
-      } else if (entry.field === 'r') {
-        lostBecause = String(value.message);
-      } else if (entry.field === 'end') {
-        const result = RunJobResultSchema.safeParse(entry.value);
-        finished = true;
-        if (!result.success) throw failure('it returned an unexpected result');
-        return result.data.result;
-      } else if (entry.field === 'fail') {
-        finished = true;
-        throw failure(String(value.message));
-      }
+      if (!lost) throw failure('its event stream ended');
+      const because = `Redis at ${client.location.label} lost its data (restarted without persistence?)`;
+      if (++readds > MAX_READDS) throw failure(`${because} ${readds} times`);
+      lostBecause = because;
+      client.release(jobId);
+      jobId = `${firstJobId}-${readds}`;
+      await add(jobId);
     }
-    throw failure('its event stream ended');
   } finally {
     run.signal?.removeEventListener('abort', cancel);
     if (!finished) cancel();
+    client.release(jobId);
     reader.disconnect();
   }
 }

@@ -59,8 +59,27 @@ export function parseQueueLocation(url: string, name = 'massgen'): QueueLocation
   return { label: masked(parsed), host, port, redis, name };
 }
 
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** An error that only says Redis cannot be reached (a watch on the connection tells that once). */
+export function isConnectionError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code !== undefined && CONNECTION_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /Connection is closed|Stream isn't writeable|connect ETIMEDOUT|ECONNREFUSED/.test(message);
+}
+
 /** Why a connection failed, in words. */
-function reason(error: unknown): string {
+export function connectionProblem(error: unknown): string {
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'ECONNREFUSED') return 'connection refused';
@@ -94,7 +113,7 @@ export async function connectRedis(location: QueueLocation, options: RedisOption
     await client.ping();
   } catch (error) {
     client.disconnect();
-    const why = reason(socketError ?? error);
+    const why = connectionProblem(socketError ?? error);
     throw new ConfigError(`cannot reach Redis at ${location.label}: ${why}`, {
       hint:
         why === 'authentication failed'
@@ -105,11 +124,16 @@ export async function connectRedis(location: QueueLocation, options: RedisOption
   return client;
 }
 
-/** ioredis options for long-lived connections: reconnect forever, never fail a command for waiting. */
-export function durableOptions(location: QueueLocation): RedisOptions {
+/**
+ * ioredis options for long-lived connections: reconnect until `ending()` says the process is shutting
+ * down (then a client still trying gives up, its waiting commands fail and nothing holds the process),
+ * never fail a command for waiting. Every client made from these options — BullMQ makes its own —
+ * follows the same flag.
+ */
+export function durableOptions(location: QueueLocation, ending: () => boolean = () => false): RedisOptions {
   return {
     ...location.redis,
     maxRetriesPerRequest: null,
-    retryStrategy: (times) => Math.min(times * 200, 5_000),
+    retryStrategy: (times) => (ending() ? null : Math.min(times * 200, 5_000)),
   };
 }

@@ -33,6 +33,8 @@ import {
 const noRedis = redisServerPath === null;
 const SKIP = noRedis ? ' (skipped: redis-server is not installed)' : '';
 const SECRET = 'sk-massgen-worker-secret-0123456789';
+/** Shared by the batch (signs its jobs) and the workers (run only signed jobs). */
+const QUEUE_SECRET = '5ecre7'.repeat(8);
 
 const fake = useFakeServer();
 let redis: RedisServer;
@@ -106,7 +108,7 @@ async function startWorker(args: string[] = []): Promise<{ cli: RunningCli; name
   const cwd = makeWorkdir();
   const cli = startCli(['worker', '--queue', redis.url, '--queue-name', queue, ...args], {
     cwd,
-    env: { MASSGEN_TEST_KEY: SECRET },
+    env: { MASSGEN_TEST_KEY: SECRET, MASSGEN_QUEUE_SECRET: QUEUE_SECRET },
     timeoutMs: 240_000,
   });
   children.push(cli);
@@ -136,7 +138,7 @@ function startBatch(cwd: string, args: string[] = []): RunningCli {
       queue,
       ...args,
     ],
-    { cwd, env: { MASSGEN_TEST_KEY: SECRET }, timeoutMs: 240_000 },
+    { cwd, env: { MASSGEN_TEST_KEY: SECRET, MASSGEN_QUEUE_SECRET: QUEUE_SECRET }, timeoutMs: 240_000 },
   );
   children.push(cli);
   return cli;
@@ -175,8 +177,13 @@ describe('batches on a Redis queue', () => {
       expect(fake.server.requests.every((r) => r.hasAuthorization)).toBe(true);
       const after = await redis.dump();
       expect(after).not.toContain(SECRET);
-      // Jobs leave Redis once their lines are on disk.
+      // Jobs leave Redis once their lines are on disk; `queue status` still counts them as completed.
       expect(await redis.client().keys(`massgen:q:${queue}:b-*`)).toEqual([]);
+      const status = await runCli(['queue', 'status', '--queue', redis.url, '--queue-name', queue], {
+        cwd,
+        timeoutMs: 60_000,
+      });
+      expect(status.stdout).toContain('waiting 0, active 0, delayed 0, completed 200, failed 0');
     },
     240_000,
   );
@@ -352,6 +359,10 @@ describe('batches on a Redis queue', () => {
       const failed = await startBatch(cwd, ['--job-timeout', '1', '--attempts', '2', '--backoff', '0.2'])
         .result;
       expect(failed.code).toBe(2);
+      // A job that timed out did not answer; what its attempts cost was not counted: unknown, not $0.
+      expect(failed.stdout).toMatch(
+        /^Batch: 0 of 1 answered \(0 completed, 1 failed\) in .*, cost unknown\n/,
+      );
       expect(results(cwd)).toMatchObject([{ id: 'q1', status: 'failed', error: { code: 'job_failed' } }]);
       expect(results(cwd)[0]?.error?.message).toMatch(/timeout .*dead-letter list: massgen queue status/);
       expect(worker.cli.stdout).toMatch(/started \(attempt 2\)/);
@@ -373,11 +384,45 @@ describe('batches on a Redis queue', () => {
       expect(plain.stdout).toContain(`Queue "${queue}" on ${redis.url}`);
       expect(plain.stdout).toMatch(/Dead-letter list[^\n]*\n {2}b-\w+-q1 \(line id q1\): 2 attempts, /);
 
-      // Retried from the dead-letter list, it now completes on the worker…
-      fake.server.setHandler(convergingHandler);
-      const retried = await admin(['retry', parsed.dead[0]?.id ?? '']);
-      expect(retried.stdout).toBe(`Retried 1 job: ${parsed.dead[0]?.id}\n`);
-      await waitFor(() => /: completed/.test(worker.cli.stdout), 60_000, 'the retried job to complete');
+      // Retried from the dead-letter list with a longer time limit (the job is signed again), it now
+      // completes on the worker, though its first reply takes longer than the old 1 s limit.
+      let first = true;
+      fake.server.setHandler((body: FakeChatRequestBody): FakeResponse => {
+        const slow = first;
+        first = false;
+        return { ...convergingHandler(body), ...(slow ? { delayMs: 2500 } : {}) };
+      });
+      const failedBefore = worker.cli.stdout.match(/: failed: /g)?.length ?? 0;
+      const unsigned = await runCli(
+        ['queue', 'retry', '--job-timeout', '60', '--queue', redis.url, '--queue-name', queue],
+        { cwd, timeoutMs: 60_000 },
+      );
+      expect(unsigned.code).toBe(1);
+      expect(unsigned.stderr).toContain(
+        'is signed: a new --job-timeout needs the queue secret to sign it again',
+      );
+      const retried = await runCli(
+        [
+          'queue',
+          'retry',
+          parsed.dead[0]?.id ?? '',
+          '--job-timeout',
+          '60',
+          '--queue',
+          redis.url,
+          '--queue-name',
+          queue,
+        ],
+        { cwd, env: { MASSGEN_QUEUE_SECRET: QUEUE_SECRET }, timeoutMs: 60_000 },
+      );
+      expect(retried.stdout).toBe(`Retried 1 job: ${parsed.dead[0]?.id} (time limit 60 s)\n`);
+      const failures = () => worker.cli.stdout.match(/: failed: /g)?.length ?? 0;
+      await waitFor(
+        () => /: completed/.test(worker.cli.stdout) || failures() > failedBefore,
+        60_000,
+        'the retried job to complete (or fail)',
+      );
+      expect(worker.cli.stdout).toMatch(/: completed/);
       // …and the batch run again with --redo-errors collects its result instead of running it again.
       const requests = fake.server.requests.length;
       const collected = await startBatch(cwd, ['--redo-errors']).result;
@@ -386,10 +431,12 @@ describe('batches on a Redis queue', () => {
         { id: 'q1', status: 'completed', worker: worker.name, error: null },
       ]);
       expect(fake.server.requests.length).toBe(requests);
+      // The batch removed the job once it had its line; the count of completed jobs still has it.
       expect(JSON.parse((await admin(['status', '--json'])).stdout).counts).toMatchObject({
-        completed: 0,
+        completed: 1,
         failed: 0,
       });
+      expect(await redis.client().keys(`massgen:q:${queue}:b-*`)).toEqual([]);
       expect((await admin(['drain', '--dead'])).stdout).toBe('Removed 0 waiting jobs and 0 dead ones\n');
     },
     180_000,
@@ -418,7 +465,7 @@ describe('massgen serve --queue', () => {
           '--queue-name',
           queue,
         ],
-        { cwd, timeoutMs: 120_000 },
+        { cwd, env: { MASSGEN_QUEUE_SECRET: QUEUE_SECRET }, timeoutMs: 120_000 },
       );
       children.push(serve);
       await waitFor(
@@ -473,7 +520,11 @@ describe('an unreachable Redis', () => {
       { cwd, timeoutMs: 60_000 },
     );
     expect({ code: batch.code, stderr: batch.stderr }).toEqual({ code: 1, stderr: expected });
-    const worker = await runCli(['worker', '--queue', url], { cwd, timeoutMs: 60_000 });
+    const worker = await runCli(['worker', '--queue', url], {
+      cwd,
+      env: { MASSGEN_QUEUE_SECRET: QUEUE_SECRET },
+      timeoutMs: 60_000,
+    });
     expect({ code: worker.code, stderr: worker.stderr }).toEqual({ code: 1, stderr: expected });
     const status = await runCli(['queue', 'status', '--queue', url], { cwd, timeoutMs: 60_000 });
     expect({ code: status.code, stderr: status.stderr }).toEqual({ code: 1, stderr: expected });

@@ -7,37 +7,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/index.js';
 import {
-  agentEntry,
+  batchWorkdir,
   convergingHandler,
   linesOf,
-  makeWorkdir,
-  persona,
   runCli,
   startCli,
   useFakeServer,
   waitFor,
-  writeConfig,
 } from './cli-harness.js';
 
 const fake = useFakeServer();
 
-function setup(count: number): string {
-  const cwd = makeWorkdir();
-  writeConfig(
-    cwd,
-    {
-      agents: ['alpha', 'beta'].map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })),
-      ui: { logging_enabled: false },
-    },
-    'team.yaml',
-  );
-  const lines = Array.from({ length: count }, (_, i) => ({
-    id: `q${i + 1}`,
-    question: `Question q${i + 1}: 6 x 7?`,
-  }));
-  writeFileSync(path.join(cwd, 'q.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  return cwd;
-}
+const setup = (count: number) => batchWorkdir(fake.server.url, count);
 
 const resultIds = (cwd: string): string[] => {
   try {
@@ -70,7 +51,14 @@ describe('massgen batch (in process)', () => {
     expect(result.stdout).toMatch(/^Batch: 3 of 3 answered \(3 completed, 0 failed\)/);
     expect(resultIds(cwd).sort()).toEqual(['q1', 'q2', 'q3']);
     const line = JSON.parse(linesOf(readFileSync(path.join(cwd, 'r.jsonl'), 'utf8'))[0] as string);
-    expect(line).toMatchObject({ winner: 'alpha', votes: { alpha: 2 }, error: null, worker: null });
+    // The fake model has no price: the cost is not known (not zero).
+    expect(line).toMatchObject({
+      winner: 'alpha',
+      votes: { alpha: 2 },
+      error: null,
+      worker: null,
+      cost_known: false,
+    });
     expect(Object.keys(line)).toEqual([
       'id',
       'question',
@@ -81,6 +69,7 @@ describe('massgen batch (in process)', () => {
       'votes',
       'tokens',
       'cost_usd',
+      'cost_known',
       'duration_ms',
       'log_dir',
       'worker',

@@ -163,6 +163,28 @@ export function agentEntry(
   };
 }
 
+/**
+ * A working folder for `massgen batch`: team.yaml (agents alpha and beta on `baseUrl`, no logs) and
+ * q.jsonl with `count` questions `Question qN: 6 x 7?` (ids q1…qN).
+ */
+export function batchWorkdir(baseUrl: string, count: number): string {
+  const cwd = makeWorkdir();
+  writeConfig(
+    cwd,
+    {
+      agents: ['alpha', 'beta'].map((id) => agentEntry(id, baseUrl, { system_message: persona(id) })),
+      ui: { logging_enabled: false },
+    },
+    'team.yaml',
+  );
+  const lines = Array.from({ length: count }, (_, i) => ({
+    id: `q${i + 1}`,
+    question: `Question q${i + 1}: 6 x 7?`,
+  }));
+  fs.writeFileSync(path.join(cwd, 'q.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return cwd;
+}
+
 /** A port nothing listens on: bound, then released. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -16,13 +16,24 @@ export const redisServerPath: string | null = CANDIDATES.find((file) => existsSy
 
 export interface RedisServer {
   readonly port: number;
-  /** `redis://127.0.0.1:<port>` */
+  /** `redis://127.0.0.1:<port>` (`redis://:<password>@…` with a password) */
   readonly url: string;
+  /** The server's process id (a test may kill it, as a crash would). */
+  readonly pid: number;
   /** A client for the test's own checks (closed with the server). */
   client(): Redis;
   /** Every key and value in the server, as text (for "no secret is in Redis"). */
   dump(): Promise<string>;
+  /** Kills the server with SIGKILL (a crash) and resolves once it is gone; the port stays free. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty (no persistence), after `kill`. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** `--requirepass`: clients must authenticate. */
+  password?: string;
 }
 
 async function freePort(): Promise<number> {
@@ -37,10 +48,22 @@ async function freePort(): Promise<number> {
   });
 }
 
-function startOn(port: number): Promise<ChildProcess | null> {
+function startOn(port: number, password?: string): Promise<ChildProcess | null> {
   const child = spawn(
     redisServerPath as string,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      ...(password === undefined ? [] : ['--requirepass', password]),
+    ],
     // redis-server is infrastructure here: it gets the real clock (real-clock-env.ts).
     { stdio: ['ignore', 'pipe', 'pipe'], env: realClockEnv() },
   );
@@ -61,23 +84,53 @@ function startOn(port: number): Promise<ChildProcess | null> {
 }
 
 /** Starts a redis-server on a free port (another one when a race takes the port first). */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   if (!redisServerPath) throw new Error('redis-server is not installed');
+  const { password } = options;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const child = await startOn(port);
+    let child = await startOn(port, password);
     if (!child) continue;
     const clients: Redis[] = [];
     const client = () => {
-      const redis = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 });
+      const redis = new Redis({
+        host: '127.0.0.1',
+        port,
+        maxRetriesPerRequest: 1,
+        ...(password === undefined ? {} : { password }),
+      });
       redis.on('error', () => {});
       clients.push(redis);
       return redis;
     };
+    const kill = async () => {
+      const current = child as ChildProcess;
+      if (current.exitCode !== null || current.signalCode !== null) return;
+      const exited = new Promise((resolve) => current.once('exit', resolve));
+      current.kill('SIGKILL');
+      await exited;
+    };
     return {
       port,
-      url: `redis://127.0.0.1:${port}`,
+      url: `redis://${password === undefined ? '' : `:${encodeURIComponent(password)}@`}127.0.0.1:${port}`,
+      get pid() {
+        return (child as ChildProcess).pid ?? 0;
+      },
       client,
+      kill,
+      async restart() {
+        await kill();
+        // The same port, so every client reconnects to it; a few tries in case it is still held.
+        for (let again = 0; again < 20; again++) {
+          const next = await startOn(port, password);
+          if (next) {
+            child = next;
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        throw new Error(`could not start redis-server again on port ${port}`);
+      },
       async dump() {
         const redis = client();
         const parts: string[] = [];
@@ -101,10 +154,7 @@ export async function startRedisServer(): Promise<RedisServer> {
       },
       async stop() {
         for (const redis of clients) redis.disconnect();
-        if (child.exitCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
-        await exited;
+        await kill();
       },
     };
   }
