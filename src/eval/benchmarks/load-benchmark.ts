@@ -43,6 +43,7 @@ export interface RowsRecord {
   fetchedAt: string;
   numRowsTotal: number;
   seed: number;
+  /** The sample's size; null when every row was used. */
   limit: number | null;
   /** The row indices in the split, ascending. */
   rows: number[];
@@ -176,7 +177,8 @@ export async function loadBenchmark(
       fetchedAt: split.fetchedAt,
       numRowsTotal: split.numRowsTotal,
       seed,
-      limit: request.limit ?? null,
+      // A limit that covers the split takes every row: the record says so rather than "a sample".
+      limit: request.limit !== undefined && request.limit < split.rows.length ? request.limit : null,
       rows: chosen.map((i) => split.rows[i]!.row_idx),
       rowsSha256: hash.digest('hex'),
       prompt: spec.template,
