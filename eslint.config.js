@@ -112,8 +112,9 @@ export default tseslint.config(
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
   layer('batch', ['app', 'media', 'types', 'util']),
   layer('queue', ['batch', 'app', 'types', 'util']),
-  // Evals read result lines and run logs; the judge is one model call through app's backends.
-  layer('eval', ['batch', 'app', 'config', 'types', 'util']),
+  // Evals read result lines and run logs; the judge is one model call through app's backends;
+  // HumanEval's tests run in the command tool's OS sandbox.
+  layer('eval', ['batch', 'app', 'config', 'tools', 'types', 'util']),
   layer('cli', ['app', 'media', 'types', 'util', 'tui', 'server', 'batch', 'queue', 'eval', 'mcp-server']),
   layer('tui', ['app', 'media', 'types', 'util']),
   layer('server', ['app', 'media', 'types', 'util']),

@@ -1,14 +1,18 @@
 /**
  * docs/eval.md stays true: its session runs as written (the scripted model on a free port instead of
  * 8123, `massgen` being this package's built CLI) and prints the table the page shows, its dataset
- * example parses, and every option its table names is one `massgen eval` takes.
+ * example parses, and every option its table names is one `massgen eval` takes; its benchmark prompts
+ * are the ones sent, and its "reproduce a paper's table" commands run as written against a local
+ * stand-in of the datasets server.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readDataset } from '../src/eval/index.js';
+import { BENCHMARKS, BENCHMARK_NAMES, readDataset } from '../src/eval/index.js';
+import { sandboxSupport } from '../src/tools/execute-command/sandbox-support.js';
+import { waitFor } from './e2e/cli-harness.js';
 import { ROOT, codeBlocks, readDoc, runDocSession } from './support/doc-session.js';
 
 const page = readDoc('eval.md');
@@ -60,4 +64,72 @@ describe('docs/eval.md', () => {
     }).stdout;
     for (const option of options) expect(help, option).toContain(option);
   });
+
+  it('states every benchmark and its exact prompt', () => {
+    for (const name of BENCHMARK_NAMES) {
+      expect(page, name).toContain(`| \`${name}\``);
+      expect(page, name).toContain(BENCHMARKS[name].template);
+      expect(page, name).toContain(BENCHMARKS[name].dataset);
+    }
+  });
+
+  const sandbox = sandboxSupport(process.env.PATH);
+  it.skipIf(!sandbox.ok)(
+    `"reproduce a paper's table" runs as written against a local datasets server${sandbox.ok ? '' : ` (skipped: ${sandbox.reason})`}`,
+    async () => {
+      const reproduce = blocks('bash').find((b) => b.startsWith('# GSM8K')) as string;
+      expect(reproduce).toContain('massgen eval --benchmark humaneval');
+      const teamYaml = /cat > team\.yaml <<'EOF'\n[\s\S]*?\nEOF\n/.exec(
+        blocks('bash')[1] as string,
+      )?.[0] as string;
+      // Its own process: the session blocks this one's event loop while it runs.
+      const server = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          path.join(ROOT, 'src/eval/benchmarks/fake-datasets-server-main.test-support.ts'),
+          '3',
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let said = '';
+      server.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      try {
+        await waitFor(() => said.includes('fake datasets server on'), 60_000, 'the fake datasets server');
+        const url = /on (\S+)/.exec(said)?.[1] as string;
+        const session = `export MASSGEN_HF_DATASETS_ENDPOINT=${url} MASSGEN_HF_ENDPOINT=${url}\n${teamYaml}${reproduce}`;
+        await runDocSession(
+          { model: blocks('js')[0] as string, session, prefix: 'massgen-docs-bench-' },
+          (run, cwd) => {
+            expect(run.status, run.stderr).toBe(0);
+            for (const [dir, dataset] of [
+              ['gsm8k-eval', 'openai/gsm8k'],
+              ['mmlu-pro-eval', 'TIGER-Lab/MMLU-Pro'],
+              ['gpqa-eval', 'Idavidrein/gpqa'],
+              ['humaneval-eval', 'openai/openai_humaneval'],
+            ]) {
+              const report = JSON.parse(
+                readFileSync(path.join(cwd, dir as string, 'eval-report.json'), 'utf8'),
+              ) as {
+                benchmark: { dataset: string; rows: number[] };
+                summary: { systems: { name: string }[] };
+              };
+              expect(report.benchmark.dataset).toBe(dataset);
+              expect(report.benchmark.rows).toEqual([0, 1, 2]);
+            }
+            const gsm8k = JSON.parse(
+              readFileSync(path.join(cwd, 'gsm8k-eval', 'eval-report.json'), 'utf8'),
+            ) as {
+              summary: { systems: { name: string }[] };
+            };
+            expect(gsm8k.summary.systems.map((s) => s.name)).toContain('best-of-n:careful');
+          },
+        );
+      } finally {
+        server.kill('SIGKILL');
+      }
+    },
+    300_000,
+  );
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { BatchExecutor } from '../batch/index.js';
+import { BENCHMARK_NAMES, type BenchmarkName } from '../eval/benchmarks/spec.js';
 import { DATASET_FORMATS, type DatasetFormat } from '../eval/dataset.js';
 import { BASELINE_NAMES, type BaselineName, type SystemSummary } from '../eval/report.js';
 import { runEval } from '../eval/run-eval.js';
@@ -9,13 +10,23 @@ import { SCORER_NAMES, type ScorerName } from '../eval/scorers.js';
 import { ExitCode } from '../types/errors.js';
 import { runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
 import { summaryLines } from './batch-progress.js';
+import { benchmarkLine, checkEvalCombination, writeLocalTeam } from './eval-benchmark-options.js';
 import { positiveNumber, wholeNumber } from './number-arguments.js';
+import { createProgressBar } from './progress-bar.js';
 
 /** `massgen eval`'s own command line. */
 export interface EvalOptions {
-  config: string;
-  dataset: string;
-  scorer: ScorerName;
+  config?: string;
+  /** Instead of `config`: a team of three agents on this local GGUF model (a path or `hf:…`). */
+  localModel?: string;
+  dataset?: string;
+  scorer?: ScorerName;
+  /** Instead of `dataset`: a public benchmark, with its rows and seed. */
+  benchmark?: BenchmarkName;
+  limit?: number;
+  split?: string;
+  seed: number;
+  codeTimeout: number;
   /** From the team's logs (`single`, `majority`) and run as separate calls (`single-call`, `best-of-n`). */
   baselines: { logs: BaselineName[]; separate: SeparateBaseline[] };
   samples?: number;
@@ -63,26 +74,44 @@ Examples:
   $ massgen eval --config team.yaml --dataset qa.jsonl --scorer exact
   $ massgen eval --config team.yaml --dataset gpqa.jsonl --scorer choice --samples 50 --output gpqa-eval
   $ massgen eval --config team.yaml --dataset qa.jsonl --scorer numeric --baselines single,majority,single-call,best-of-n
-  $ massgen eval --config team.yaml --dataset gsm8k.jsonl --scorer numeric --queue redis://127.0.0.1:6379`;
+  $ massgen eval --config team.yaml --dataset gsm8k.jsonl --scorer numeric --queue redis://127.0.0.1:6379
+
+Public benchmarks (${BENCHMARK_NAMES.join(', ')}), fetched from the Hugging Face datasets server and
+cached in ~/.cache/massgen/benchmarks, graded by their authors' rules (docs/eval.md):
+  $ massgen eval --benchmark gsm8k --limit 50 --config team.yaml --baselines single,majority,best-of-n
+  $ massgen eval --benchmark gsm8k --limit 50 --local-model hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf
+  $ HF_TOKEN=hf_… massgen eval --benchmark gpqa-diamond --seed 1 --config team.yaml`;
 
 /** Parses `massgen eval …` (the arguments after `eval`). Errors are commander's. */
 export function parseEvalArgs(argv: readonly string[]): EvalOptions {
   const program = new Command('massgen eval')
     .description(
-      'Does the team beat one model? Runs a dataset through the team and grades it against baselines.',
+      'Does the team beat one model? Runs a dataset or a public benchmark through the team and grades it against baselines.',
     )
-    .requiredOption('-c, --config <file>', 'the team (a YAML/JSON file or @examples/NAME)')
-    .requiredOption('-d, --dataset <file>', 'the questions and reference answers: JSON Lines')
+    .option('-c, --config <file>', 'the team (a YAML/JSON file or @examples/NAME)')
+    .option(
+      '--local-model <path>',
+      'instead of --config: three agents on this local GGUF model (a path or hf:<user>/<repo>/<file>.gguf)',
+    )
+    .option('-d, --dataset <file>', 'the questions and reference answers: JSON Lines')
+    .addOption(new Option('--scorer <name>', 'with --dataset: how answers are graded').choices(SCORER_NAMES))
     .addOption(
-      new Option('--scorer <name>', 'how answers are graded').choices(SCORER_NAMES).makeOptionMandatory(),
+      new Option(
+        '--benchmark <name>',
+        'instead of --dataset: a public benchmark, graded its own way',
+      ).choices(BENCHMARK_NAMES),
     )
+    .option('--limit <n>', '--benchmark: a seeded sample of N rows (default: every row)', wholeNumber(1))
+    .option('--split <name>', '--benchmark: the split (default: the one papers report)')
+    .option('--seed <n>', "--benchmark: picks the sample and GPQA's option order", wholeNumber(0), 0)
+    .option('--code-timeout <seconds>', 'humaneval: time limit of each program', positiveNumber, 10)
     .option(
       '--baselines <list>',
       `from the team's own logs: ${BASELINE_NAMES.join(',')}; as separate calls at the team's token budget: single-call[:AGENT],best-of-n[:AGENT]`,
       baselineList,
       { logs: [...BASELINE_NAMES], separate: [] },
     )
-    .option('--samples <n>', 'evaluate only the first N questions', wholeNumber(1))
+    .option('--samples <n>', '--dataset: evaluate only the first N questions', wholeNumber(1))
     .option('-o, --output <dir>', 'where results and reports go (reruns resume there)', 'eval-output')
     .addOption(new Option('--format <name>', 'the dataset format').choices(DATASET_FORMATS).default('auto'))
     .option('--tolerance <x>', 'numeric: relative tolerance (default 1e-6)', positiveNumber)
@@ -101,7 +130,9 @@ export function parseEvalArgs(argv: readonly string[]): EvalOptions {
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
     .showSuggestionAfterError(true);
   program.parse([...argv], { from: 'user' });
-  return program.opts<EvalOptions>();
+  const options = program.opts<EvalOptions>();
+  checkEvalCombination(options, (key) => program.getOptionValueSource(key) === 'cli');
+  return options;
 }
 
 /** What `massgen eval` needs from the process: the same as `massgen batch`. */
@@ -119,6 +150,10 @@ function systemLine(s: SystemSummary): string {
 
 /** Runs the eval. Returns the exit code: 0 report written, 2 questions left unanswered, 130 interrupted. */
 export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): Promise<number> {
+  const download = createProgressBar(io.stderr, {
+    isTTY: io.stderrIsTTY === true,
+    ...(io.columns ? { width: io.columns } : {}),
+  });
   return runBatchShell(io, async ({ say, view, connectQueue }) => {
     let executor: BatchExecutor | undefined;
     if (options.queue) {
@@ -130,33 +165,65 @@ export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): P
       executor = queue.executor;
       say(`massgen eval: runs go to queue "${queue.name}" on ${queue.label}\n`);
     }
-    const outcome = await runEval({
-      config: options.config,
-      dataset: options.dataset,
-      scorer: options.scorer,
-      output: options.output,
-      baselines: options.baselines.logs,
-      separate: options.baselines.separate,
-      format: options.format,
-      redoErrors: options.redoErrors,
-      cwd: io.cwd,
-      env: io.env,
-      ...(options.samples === undefined ? {} : { samples: options.samples }),
-      ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
-      ...(options.judgeConfig === undefined ? {} : { judgeConfig: options.judgeConfig }),
-      ...(options.judgeAgent === undefined ? {} : { judgeAgent: options.judgeAgent }),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
-      ...(io.signal ? { signal: io.signal } : {}),
-      ...(executor ? { executor } : {}),
-      onProgress: (progress) => view.update(progress),
-      onNote: (message) => view.note(message),
-    });
+    const config = options.localModel
+      ? writeLocalTeam(options.localModel, path.resolve(io.cwd, options.output), io.cwd)
+      : (options.config as string);
+    let outcome;
+    try {
+      outcome = await runEval({
+        config,
+        ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
+        ...(options.scorer === undefined ? {} : { scorer: options.scorer }),
+        ...(options.benchmark === undefined
+          ? {}
+          : {
+              benchmark: {
+                name: options.benchmark,
+                seed: options.seed,
+                codeTimeoutMs: options.codeTimeout * 1000,
+                ...(options.limit === undefined ? {} : { limit: options.limit }),
+                ...(options.split === undefined ? {} : { split: options.split }),
+              },
+            }),
+        onDownloadProgress: download,
+        output: options.output,
+        baselines: options.baselines.logs,
+        separate: options.baselines.separate,
+        format: options.format,
+        redoErrors: options.redoErrors,
+        cwd: io.cwd,
+        env: io.env,
+        ...(options.samples === undefined ? {} : { samples: options.samples }),
+        ...(options.tolerance === undefined ? {} : { tolerance: options.tolerance }),
+        ...(options.judgeConfig === undefined ? {} : { judgeConfig: options.judgeConfig }),
+        ...(options.judgeAgent === undefined ? {} : { judgeAgent: options.judgeAgent }),
+        // Local models share one machine: one question at a time unless asked.
+        ...(options.concurrency === undefined
+          ? options.localModel
+            ? { concurrency: 1 }
+            : {}
+          : { concurrency: options.concurrency }),
+        ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+        ...(io.signal ? { signal: io.signal } : {}),
+        ...(executor ? { executor } : {}),
+        onProgress: (progress) => view.update(progress),
+        onNote: (message) => view.note(message),
+      });
+    } catch (error) {
+      download.abandon();
+      throw error;
+    }
     view.end();
     io.stdout(io.scrub(summaryLines(outcome.batch)));
     if (!outcome.summary || !outcome.files) return ExitCode.interrupted;
     const { summary, files } = outcome;
-    io.stdout(`Eval: ${summary.questions} questions, scorer ${options.scorer}\n`);
+    io.stdout(
+      io.scrub(
+        outcome.benchmark
+          ? benchmarkLine(summary.questions, outcome.benchmark)
+          : `Eval: ${summary.questions} questions, scorer ${options.scorer}\n`,
+      ),
+    );
     for (const system of summary.systems) io.stdout(io.scrub(systemLine(system)));
     if (summary.withoutLogs > 0)
       io.stdout(`  (${summary.withoutLogs} questions without a readable run log: no single-agent answers)\n`);

@@ -48,3 +48,20 @@ export {
 } from './separate-baselines.js';
 export { reportMarkdown } from './report-markdown.js';
 export { accuracyCostChart } from './chart-svg.js';
+export {
+  BENCHMARKS,
+  BENCHMARK_NAMES,
+  loadBenchmark,
+  selectRows,
+  gsm8kFlexibleExtract,
+  officialChoiceExtract,
+  extractCode,
+  humanEvalProgram,
+  createCodeSandbox,
+  benchmarkCacheDir,
+  datasetsEndpoint,
+  type BenchmarkName,
+  type BenchmarkRequest,
+  type LoadedBenchmark,
+  type RowsRecord,
+} from './benchmarks/index.js';

@@ -24,6 +24,12 @@ export interface SystemSummary {
    * team, `baselineOnly` right only for this system. Null for the team itself.
    */
   vsTeam: { teamOnly: number; baselineOnly: number; pValue: number } | null;
+  /**
+   * McNemar's exact test against the best member (`single:<bestMember>`, its first answers) over the
+   * same questions: `systemOnly` right only for this system, `memberOnly` only for the member. Null for
+   * the best member itself, or when there is none.
+   */
+  vsBestMember: { systemOnly: number; memberOnly: number; pValue: number } | null;
 }
 
 /** A question the team got wrong and its best member (on its first answer) got right. */
@@ -81,7 +87,25 @@ function summarize(
     costUsdPerQuestion: given ? mean(answers!.map((a) => a?.costUsd ?? 0)) : null,
     latencyMsPerQuestion: given ? mean(given.map((a) => a.latencyMs)) : null,
     vsTeam,
+    vsBestMember: null,
   };
+}
+
+/** The paired test of each system against the best member's first answers (`right` by system name). */
+function pairWithBestMember(
+  systems: SystemSummary[],
+  right: ReadonlyMap<string, readonly boolean[]>,
+  bestMember: string | null,
+): void {
+  const member = bestMember === null ? undefined : right.get(`single:${bestMember}`);
+  if (!member) return;
+  for (const system of systems) {
+    const mine = right.get(system.name);
+    if (system.name === `single:${bestMember}` || !mine) continue;
+    const systemOnly = mine.filter((r, i) => r && !member[i]).length;
+    const memberOnly = mine.filter((r, i) => !r && member[i]).length;
+    system.vsBestMember = { systemOnly, memberOnly, pValue: mcnemarExact(systemOnly, memberOnly) };
+  }
 }
 
 /**
@@ -96,9 +120,15 @@ export function summarizeEval(
   /** The separate-call baselines (`single-call:<agent>`, `best-of-n:<agent>`), read from `r.baselines`. */
   separate: readonly { name: string; kind: 'single-call' | 'best-of-n' }[] = [],
 ): EvalSummary {
+  // Every system's right/wrong per question, for the paired tests against the best member.
+  const right = new Map<string, readonly boolean[]>();
+  const track: typeof summarize = (name, kind, answersRight, answers, team) => {
+    right.set(name, answersRight);
+    return summarize(name, kind, answersRight, answers, team);
+  };
   const team = records.map((r) => r.team.correct);
   const systems: SystemSummary[] = [
-    summarize(
+    track(
       'team',
       'team',
       team,
@@ -107,7 +137,7 @@ export function summarizeEval(
     ),
   ];
   const singles = agentIds.map((id) =>
-    summarize(
+    track(
       `single:${id}`,
       'single',
       records.map((r) => r.agents[id]?.correct ?? false),
@@ -118,7 +148,7 @@ export function summarizeEval(
   if (baselines.includes('single')) systems.push(...singles);
   if (baselines.includes('majority'))
     systems.push(
-      summarize(
+      track(
         'majority',
         'majority',
         records.map((r) => r.majority?.correct ?? false),
@@ -128,7 +158,7 @@ export function summarizeEval(
     );
   for (const { name, kind } of separate)
     systems.push(
-      summarize(
+      track(
         name,
         kind,
         records.map((r) => r.baselines?.[name]?.correct ?? false),
@@ -137,7 +167,7 @@ export function summarizeEval(
       ),
     );
   systems.push(
-    summarize(
+    track(
       'oracle',
       'oracle',
       records.map((r) => r.oracle),
@@ -151,6 +181,7 @@ export function summarizeEval(
     if (!best || correct > best.correct) best = { id, correct };
   }
   const bestMember = best?.id ?? null;
+  pairWithBestMember(systems, right, bestMember);
   const lostToBestMember = bestMember
     ? records
         .filter((r) => !r.team.correct && r.agents[bestMember]?.correct === true)

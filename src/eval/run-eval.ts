@@ -1,12 +1,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { prepareBackends } from '../app/build-agents.js';
 import { isExampleRef, loadDotEnv, resolveExampleRef, type Env } from '../app/essentials.js';
 import { runBatch, type BatchExecutor, type BatchProgress, type BatchSummary } from '../batch/index.js';
 import { BatchResultLineSchema, type BatchResultLine } from '../batch/result-line.js';
 import { loadConfigFile } from '../config/index.js';
+import type { DownloadProgress } from '../types/backend.js';
+import type { BenchmarkRequest, RowsRecord } from './benchmarks/load-benchmark.js';
 import { accuracyCostChart } from './chart-svg.js';
-import { readDataset, type DatasetFormat } from './dataset.js';
-import { createJudgeScorer, JUDGE_RUBRIC, judgePrompt, type JudgeScorer } from './judge.js';
+import type { DatasetFormat, EvalItem } from './dataset.js';
+import { claimOutput, evalSource } from './eval-source.js';
+import { JUDGE_RUBRIC, judgePrompt } from './judge.js';
 import { reportMarkdown, type ReportHeader } from './report-markdown.js';
 import { BASELINE_NAMES, summarizeEval, type BaselineName, type EvalSummary } from './report.js';
 import { readRunFacts } from './run-facts.js';
@@ -23,15 +27,21 @@ import {
   type SeparateBaseline,
   type SeparateSystem,
 } from './separate-baselines.js';
-import { localScorer, type Scorer, type ScorerName } from './scorers.js';
+import type { ScorerName } from './scorers.js';
 
 /** Options of {@link runEval}. */
 export interface RunEvalOptions {
   /** The team: a config path or `@examples/NAME`. */
   config: string;
-  /** The dataset: JSON Lines (see `readDataset`). */
-  dataset: string;
-  scorer: ScorerName;
+  /** The dataset: JSON Lines (see `readDataset`); with `scorer`. Or a `benchmark`. */
+  dataset?: string;
+  /** How the dataset's answers are graded (a benchmark grades its own way). */
+  scorer?: ScorerName;
+  /**
+   * A public benchmark instead of a dataset (`gsm8k`, `mmlu-pro`, `gpqa-diamond`, `humaneval`),
+   * loaded from the Hugging Face datasets server or its cache, graded by its authors' rules.
+   */
+  benchmark?: BenchmarkRequest;
   /** The folder for `results.jsonl`, the reports and the chart (created; reruns resume in it). */
   output: string;
   /** Default: every one (`single`, `majority`). */
@@ -59,6 +69,10 @@ export interface RunEvalOptions {
   executor?: BatchExecutor;
   onProgress?: (progress: BatchProgress) => void;
   onNote?: (message: string) => void;
+  /** Downloads before the runs (the benchmark's rows, a local model): drawn as a progress bar. */
+  onDownloadProgress?: (progress: DownloadProgress) => void;
+  /** For the benchmark cache (`~/.cache/massgen/benchmarks`); default the user's home. */
+  home?: string;
 }
 
 /** What {@link runEval} did. */
@@ -67,6 +81,8 @@ export interface EvalOutcome {
   /** Null when the eval was interrupted (rerun the same command to resume). */
   summary: EvalSummary | null;
   files: { markdown: string; json: string; chart: string; results: string } | null;
+  /** With a benchmark: the record of the rows asked (also in the report). */
+  benchmark?: RowsRecord | null;
 }
 
 /** The result lines by id (the last line of an id wins: `--redo-errors` appends). */
@@ -101,169 +117,196 @@ function readResults(file: string): Map<string, BatchResultLine> {
 export async function runEval(options: RunEvalOptions): Promise<EvalOutcome> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
-  const dataset = readDataset(options.dataset, {
-    cwd,
-    ...(options.format ? { format: options.format } : {}),
-    ...(options.samples === undefined ? {} : { limit: options.samples }),
-  });
   const configFile = isExampleRef(options.config)
     ? resolveExampleRef(options.config)
     : path.resolve(cwd, options.config);
-  const agentIds = loadConfigFile(configFile, { env, cwd }).agents.map((a) => a.id);
+  const teamConfig = loadConfigFile(configFile, { env, cwd });
+  const agentIds = teamConfig.agents.map((a) => a.id);
   const out = path.resolve(cwd, options.output);
   const separate = separateSystems(options.separate ?? [], agentIds, out);
-  mkdirSync(out, { recursive: true });
-  const questions = path.join(out, 'questions.jsonl');
-  writeFileSync(
-    questions,
-    dataset.items
-      .map(
-        (item) =>
-          `${JSON.stringify({ id: item.id, question: item.prompt, attachments: item.attachments })}\n`,
-      )
-      .join(''),
-  );
-  let judge: JudgeScorer | null = null;
-  const scorer: Scorer =
-    options.scorer === 'judge'
-      ? (judge = await createJudgeScorer({
-          config: options.judgeConfig ?? options.config,
-          cwd,
-          env,
-          ...(options.judgeAgent ? { agentId: options.judgeAgent } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        }))
-      : localScorer(options.scorer, options.tolerance === undefined ? {} : { tolerance: options.tolerance });
+  const source = await evalSource(options, cwd, env);
   try {
-    const results = path.join(out, 'results.jsonl');
-    const batch = await runBatch({
-      input: questions,
-      output: results,
-      config: configFile,
+    mkdirSync(out, { recursive: true });
+    if (source.benchmark) claimOutput(out, source.benchmark);
+    const questions = path.join(out, 'questions.jsonl');
+    writeFileSync(
+      questions,
+      source.items
+        .map(
+          (item) =>
+            `${JSON.stringify({ id: item.id, question: item.prompt, attachments: item.attachments })}\n`,
+        )
+        .join(''),
+    );
+    // A local model is downloaded once here, with progress, rather than by the first runs at once.
+    if (options.onDownloadProgress && !options.executor)
+      await prepareBackends(teamConfig, env, {
+        onProgress: options.onDownloadProgress,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    const models = teamConfig.agents.map((a) => ({
+      agent: a.id,
+      backend: a.backend.type,
+      model: a.backend.model ?? null,
+    }));
+    const outcome = await evaluate(options, {
+      cwd,
+      env,
+      out,
+      questions,
+      configFile,
+      agentIds,
+      models,
+      separate,
+      source,
+    });
+    return { ...outcome, benchmark: source.benchmark };
+  } finally {
+    await source.close();
+  }
+}
+
+/** The team's batch, the grading, the separate baselines and the report. */
+async function evaluate(
+  options: RunEvalOptions,
+  ctx: {
+    cwd: string;
+    env: Env;
+    out: string;
+    questions: string;
+    configFile: string;
+    agentIds: string[];
+    models: ReportHeader['models'];
+    separate: SeparateSystem[];
+    source: Awaited<ReturnType<typeof evalSource>>;
+  },
+): Promise<EvalOutcome> {
+  const { cwd, env, out, questions, configFile, agentIds, separate, source } = ctx;
+  const { scorer, judge } = source;
+  const results = path.join(out, 'results.jsonl');
+  const batch = await runBatch({
+    input: questions,
+    output: results,
+    config: configFile,
+    cwd,
+    env,
+    strict: true,
+    // The single-agent baselines come from each run's events.jsonl.
+    logging: true,
+    ...(options.redoErrors ? { redoErrors: true } : {}),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.executor ? { executor: options.executor } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onNote ? { onNote: options.onNote } : {}),
+  });
+  if (batch.stoppedBy === 'interrupt') return { batch, summary: null, files: null };
+
+  const lines = readResults(results);
+  const records: QuestionRecord[] = [];
+  const answered: { item: EvalItem; record: QuestionRecord }[] = [];
+  for (const item of source.items) {
+    const line = lines.get(item.id);
+    if (!line) continue;
+    const record = await scoreQuestion(item, line, await readRunFacts(line.log_dir), scorer, agentIds);
+    records.push(record);
+    answered.push({ item, record });
+  }
+
+  // The separate-call baselines: one resumable batch each, after the team's (they need its tokens).
+  let spent = batch.costUsd;
+  for (const system of separate) {
+    mkdirSync(system.dir, { recursive: true });
+    const plan = planSeparate(system, answered, configFile, agentIds);
+    writeFileSync(
+      path.join(system.dir, 'questions.jsonl'),
+      [...plan.values()]
+        .flat()
+        .map(
+          (c) =>
+            `${JSON.stringify({ id: c.id, question: c.question, attachments: c.attachments, config: c.config })}\n`,
+        )
+        .join(''),
+    );
+    const remaining = options.maxCostUsd === undefined ? undefined : Math.max(0, options.maxCostUsd - spent);
+    const sub = await runBatch({
+      input: path.join(system.dir, 'questions.jsonl'),
+      output: path.join(system.dir, 'results.jsonl'),
       cwd,
       env,
       strict: true,
-      // The single-agent baselines come from each run's events.jsonl.
-      logging: true,
+      logging: false,
       ...(options.redoErrors ? { redoErrors: true } : {}),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(remaining === undefined ? {} : { maxCostUsd: remaining }),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.executor ? { executor: options.executor } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.onNote ? { onNote: options.onNote } : {}),
     });
-    if (batch.stoppedBy === 'interrupt') return { batch, summary: null, files: null };
-
-    const lines = readResults(results);
-    const records: QuestionRecord[] = [];
-    const answered: { item: (typeof dataset.items)[number]; record: QuestionRecord }[] = [];
-    for (const item of dataset.items) {
-      const line = lines.get(item.id);
-      if (!line) continue;
-      const record = await scoreQuestion(item, line, await readRunFacts(line.log_dir), scorer, agentIds);
-      records.push(record);
-      answered.push({ item, record });
+    spent += sub.costUsd;
+    if (sub.stoppedBy === 'interrupt') return { batch, summary: null, files: null };
+    if (sub.notRun > 0) {
+      batch.notRun += sub.notRun;
+      options.onNote?.(`${system.name}: ${sub.notRun} calls not made (the cost limit); they count as wrong`);
     }
-
-    // The separate-call baselines: one resumable batch each, after the team's (they need its tokens).
-    let spent = batch.costUsd;
-    for (const system of separate) {
-      mkdirSync(system.dir, { recursive: true });
-      const plan = planSeparate(system, answered, configFile, agentIds);
-      writeFileSync(
-        path.join(system.dir, 'questions.jsonl'),
-        [...plan.values()]
-          .flat()
-          .map(
-            (c) =>
-              `${JSON.stringify({ id: c.id, question: c.question, attachments: c.attachments, config: c.config })}\n`,
-          )
-          .join(''),
+    const subLines = readResults(path.join(system.dir, 'results.jsonl'));
+    for (const { item, record } of answered)
+      (record.baselines ??= {})[system.name] = await gradeSeparate(
+        system,
+        item,
+        plan.get(item.id) ?? [],
+        subLines,
+        scorer,
       );
-      const remaining =
-        options.maxCostUsd === undefined ? undefined : Math.max(0, options.maxCostUsd - spent);
-      const sub = await runBatch({
-        input: path.join(system.dir, 'questions.jsonl'),
-        output: path.join(system.dir, 'results.jsonl'),
-        cwd,
-        env,
-        strict: true,
-        logging: false,
-        ...(options.redoErrors ? { redoErrors: true } : {}),
-        ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-        ...(remaining === undefined ? {} : { maxCostUsd: remaining }),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onNote ? { onNote: options.onNote } : {}),
-      });
-      spent += sub.costUsd;
-      if (sub.stoppedBy === 'interrupt') return { batch, summary: null, files: null };
-      if (sub.notRun > 0) {
-        batch.notRun += sub.notRun;
-        options.onNote?.(
-          `${system.name}: ${sub.notRun} calls not made (the cost limit); they count as wrong`,
-        );
-      }
-      const subLines = readResults(path.join(system.dir, 'results.jsonl'));
-      for (const { item, record } of answered)
-        (record.baselines ??= {})[system.name] = await gradeSeparate(
-          system,
-          item,
-          plan.get(item.id) ?? [],
-          subLines,
-          scorer,
-        );
-    }
-    const baselines = options.baselines ?? BASELINE_NAMES;
-    const summary = summarizeEval(records, agentIds, baselines, separate);
-    const header: ReportHeader = {
-      dataset: options.dataset,
-      config: options.config,
-      scorer:
-        options.scorer === 'numeric' ? `numeric (tolerance ${options.tolerance ?? 1e-6})` : options.scorer,
-      total: dataset.items.length,
-      ...(judge
-        ? {
-            judge: {
-              model: judge.model,
-              rubric: JUDGE_RUBRIC,
-              promptTemplate: judgePrompt({ prompt: '{question}', answer: '{reference}' }, '{answer}'),
-              calls: judge.calls(),
-              tokens: judge.usage().inputTokens + judge.usage().outputTokens,
-            },
-          }
-        : {}),
-    };
-    const files = {
-      markdown: path.join(out, 'eval-report.md'),
-      json: path.join(out, 'eval-report.json'),
-      chart: path.join(out, 'eval-chart.svg'),
-      results,
-    };
-    writeFileSync(files.markdown, reportMarkdown(header, summary));
-    writeFileSync(
-      files.json,
-      `${JSON.stringify(
-        {
-          ...header,
-          agents: agentIds,
-          baselines,
-          separateBaselines: separate.map((s) => ({ name: s.name, kind: s.kind, agent: s.agent })),
-          summary,
-          questions: records,
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    writeFileSync(
-      files.chart,
-      accuracyCostChart(summary.systems, `Accuracy against cost — ${summary.questions} questions`),
-    );
-    return { batch, summary, files };
-  } finally {
-    await judge?.close();
   }
+  const baselines = options.baselines ?? BASELINE_NAMES;
+  const summary = summarizeEval(records, agentIds, baselines, separate);
+  const header: ReportHeader = {
+    dataset: source.label,
+    config: options.config,
+    scorer: source.scorerLabel,
+    total: source.items.length,
+    models: ctx.models,
+    ...(source.benchmark ? { benchmark: source.benchmark } : {}),
+    ...(judge
+      ? {
+          judge: {
+            model: judge.model,
+            rubric: JUDGE_RUBRIC,
+            promptTemplate: judgePrompt({ prompt: '{question}', answer: '{reference}' }, '{answer}'),
+            calls: judge.calls(),
+            tokens: judge.usage().inputTokens + judge.usage().outputTokens,
+          },
+        }
+      : {}),
+  };
+  const files = {
+    markdown: path.join(out, 'eval-report.md'),
+    json: path.join(out, 'eval-report.json'),
+    chart: path.join(out, 'eval-chart.svg'),
+    results,
+  };
+  writeFileSync(files.markdown, reportMarkdown(header, summary));
+  writeFileSync(
+    files.json,
+    `${JSON.stringify(
+      {
+        ...header,
+        agents: agentIds,
+        baselines,
+        separateBaselines: separate.map((s) => ({ name: s.name, kind: s.kind, agent: s.agent })),
+        summary,
+        questions: records,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    files.chart,
+    accuracyCostChart(summary.systems, `Accuracy against cost — ${summary.questions} questions`),
+  );
+  return { batch, summary, files };
 }
 
 /**

@@ -15,7 +15,8 @@ export interface Verdict {
 
 /** Grades answers; `key` groups answers that say the same thing (for the majority vote). */
 export interface Scorer {
-  readonly name: ScorerName;
+  /** A scorer of `--scorer`, or a benchmark's own (`gsm8k`, `mmlu-pro`…). */
+  readonly name: string;
   /** What an answer says, normalized the way this scorer compares it; null when it says nothing. */
   key(answer: string | null, item: EvalItem): string | null;
   score(answer: string | null, item: EvalItem): Promise<Verdict>;

@@ -20,6 +20,7 @@ import {
   waitFor,
   writeConfig,
 } from './cli-harness.js';
+import { mcnemar, wilson } from './eval-hand-stats.js';
 
 const fake = useFakeServer();
 const DATASET = path.join(REPO_ROOT, 'test', 'fixtures', 'eval', 'arithmetic.jsonl');
@@ -82,25 +83,6 @@ function setup(): string {
   );
   copyFileSync(DATASET, path.join(cwd, 'data.jsonl'));
   return cwd;
-}
-
-// ---- the statistics, by hand ----------------------------------------------------------------------
-
-const Z = 1.959963984540054;
-function wilson(k: number, n: number) {
-  const p = k / n;
-  const center = (p + (Z * Z) / (2 * n)) / (1 + (Z * Z) / n);
-  const half = (Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n))) / (1 + (Z * Z) / n);
-  return { low: center - half, high: center + half };
-}
-const choose = (n: number, k: number): number => (k === 0 ? 1 : (choose(n, k - 1) * (n - k + 1)) / k);
-/** McNemar's exact two-sided p from the discordant counts. */
-function mcnemar(b: number, c: number): number {
-  const n = b + c;
-  if (n === 0) return 1;
-  let tail = 0;
-  for (let i = 0; i <= Math.min(b, c); i++) tail += choose(n, i) / 2 ** n;
-  return Math.min(1, 2 * tail);
 }
 
 interface System {
