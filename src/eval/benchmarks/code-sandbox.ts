@@ -110,7 +110,13 @@ export function createCodeSandbox(
       const id = randomUUID();
       // Nothing on disk is writable (see below), so only processes are watched: a watch of the disk
       // would count every other program writing to it meanwhile and fail right answers.
-      const limiter = await commandLimiter(id, { processes: PROCESSES, writeBytes: Infinity, writable: [] });
+      const limiter = await commandLimiter(id, {
+        processes: PROCESSES,
+        writeBytes: Infinity,
+        writable: [],
+        // Memory is bounded by the address-space limit below (HumanEval's own guard), not a cgroup.
+        memoryBytes: null,
+      });
       try {
         writeFileSync(path.join(folder, 'program.py'), program);
         const sandboxArgs = bwrapArgs({
