@@ -1,10 +1,11 @@
 import type { HistoryTurn } from '../coordination/index.js';
 import { MassGenError } from '../types/errors.js';
 import type { MediaPart } from '../types/media.js';
+import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../types/usage.js';
 import { createPlainDisplay } from './plain-display.js';
-import { prepareRun, type MassGenOptions } from './run-massgen.js';
+import { prepareRun, type MassGenOptions, type PreparedRun } from './run-massgen.js';
 import type { RunLauncher } from './run-launcher.js';
 
 /**
@@ -105,14 +106,23 @@ export async function* streamChatRun(
   options: Omit<MassGenOptions, 'question' | 'history'> & {
     /** Runs it elsewhere (e.g. on a queue worker) instead of in this process. */
     launch?: RunLauncher;
+    /**
+     * Called once the run is prepared here (not with `launch`): a server that must exit before the run
+     * ends can still close its logs (`terminateSync`).
+     */
+    onPrepared?: (run: PreparedRun) => void;
   },
 ): AsyncGenerator<ChatRunPart, RunResult, undefined> {
   const { question, history, attachments } = conversationToRun(messages);
-  const { launch, ...runOptions } = options;
+  const { launch, onPrepared, ...runOptions } = options;
   const withMedia = attachments.length > 0 ? { attachments } : {};
-  const events = launch
-    ? await launch({ ...runOptions, question, history, ...withMedia })
-    : (await prepareRun({ ...runOptions, question, history, ...withMedia })).stream();
+  let events: AsyncGenerator<RunEvent, RunResult, undefined>;
+  if (launch) events = await launch({ ...runOptions, question, history, ...withMedia });
+  else {
+    const prepared = await prepareRun({ ...runOptions, question, history, ...withMedia });
+    onPrepared?.(prepared);
+    events = prepared.stream();
+  }
   let trace = '';
   const display = createPlainDisplay((text) => (trace += text), { trace: true, showReasoning: true });
   let answer: string | null = null;

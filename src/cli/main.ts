@@ -200,6 +200,8 @@ async function serveCli(argv: readonly string[], io: CliIo): Promise<number> {
     projectConfigs: projectConfigFilter(io),
     stdout: io.stdout,
     stderr: io.stderr,
+    // The first Ctrl-C/SIGTERM drains the server, the second quits at once: serve takes the signals.
+    ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}),
     stopped: stoppedBy(io.signal),
     // Its lines quote what HTTP clients sent (the model name) and errors: inert as well as scrubbed.
     scrub: (text) => inertText(scrubber.text(text)),

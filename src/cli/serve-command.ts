@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Env } from '../app/index.js';
 import type { Write } from '../app/plain-display.js';
-import { describeError } from '../types/errors.js';
+import { CancelledError, describeError, ExitCode } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
 
 /** `massgen serve`'s own command line. */
@@ -22,11 +22,20 @@ export interface ServeOptions {
   attempts: number;
   jobTimeout?: number;
   queueSecretFile?: string;
+  /** Seconds a stop waits for the runs in flight to end before it closes their logs and quits. */
+  shutdownTimeout: number;
 }
 
 const count = (min: number) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}`);
+  return n;
+};
+
+const seconds = (value: string) => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError('expected a number of seconds ≥ 0, e.g. 5 or 0.5');
   return n;
 };
 
@@ -76,6 +85,12 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
       '--queue-secret-file <file>',
       'with --queue: sign jobs with this secret, shared with the workers (default: $MASSGEN_QUEUE_SECRET)',
     )
+    .option(
+      '--shutdown-timeout <seconds>',
+      'on Ctrl-C/SIGTERM: how long the runs in flight get to end (cancelled) before the server quits anyway',
+      seconds,
+      5,
+    )
     .addHelpText('after', serveExamples)
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: (text) => process.stdout.write(text) })
@@ -92,13 +107,19 @@ export interface ServeCommandIo {
   projectConfigs: (file: string) => boolean;
   stdout: Write;
   stderr: Write;
-  /** Resolves when the server should stop (Ctrl-C, SIGTERM). */
+  /**
+   * Every stop request (Ctrl-C, SIGTERM, SIGHUP): the first stops the server gracefully, the second
+   * quits at once. While subscribed, the process leaves the signals to `serve`.
+   */
+  onInterrupt?: (listener: () => void) => () => void;
+  /** Without `onInterrupt`: resolves on the first stop request, which stops the server gracefully. */
   stopped: Promise<void>;
   /** Masks secrets in what is printed. */
   scrub: (text: string) => string;
 }
 
 function accessLine(model: string, result: RunResult | null, error: unknown): string {
+  if (!result && error instanceof CancelledError) return `run (${model}): cancelled: ${describeError(error)}`;
   if (!result) return `run (${model}) could not start: ${describeError(error)}`;
   const seconds = (result.durationMs / 1000).toFixed(1);
   const winner = result.winnerId ? ` winner ${result.winnerId}` : '';
@@ -188,8 +209,44 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
       'massgen: warning: --no-auth: every program and user on this machine can run your agents through this server (web pages still cannot)\n',
     );
   io.stdout('Press Ctrl-C to stop.\n');
-  await io.stopped;
-  await server.close();
-  await queue?.close();
-  return 0;
+  const running = server;
+  let unsubscribe = () => {};
+  const code = await new Promise<number>((resolve) => {
+    let stops = 0;
+    const stop = () => {
+      stops++;
+      if (stops === 1) {
+        const { running: now, waiting } = running.runs;
+        io.stderr(`${stoppingLine(now + waiting)}\n`);
+        void running.close({ timeoutMs: options.shutdownTimeout * 1000 }).then(async ({ forced }) => {
+          if (forced === 0) {
+            await queue?.close();
+            return resolve(ExitCode.success);
+          }
+          io.stderr(
+            `massgen serve: ${plural(forced, 'run')} had not ended after ${options.shutdownTimeout}s: logged as cancelled, clients told so\n`,
+          );
+          resolve(ExitCode.interrupted);
+        });
+      } else if (stops === 2) {
+        // Nothing more is awaited; the logs still end in a terminal state.
+        running.terminateSync('massgen serve was stopped again (a second Ctrl-C) before the run had ended');
+        io.stderr('massgen serve: quitting now; the runs in flight are logged as cancelled\n');
+        resolve(ExitCode.interrupted);
+      }
+    };
+    if (io.onInterrupt) unsubscribe = io.onInterrupt(stop);
+    else void io.stopped.then(stop);
+  });
+  // Stopped: a further signal is the process's again.
+  unsubscribe();
+  return code;
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The one line a stop prints: what is happening, and how to quit at once. */
+function stoppingLine(inFlight: number): string {
+  if (inFlight === 0) return 'massgen serve: stopping (no runs in flight)';
+  return `massgen serve: stopping: ${plural(inFlight, 'run')} in flight, cancelling — press Ctrl-C again to quit now`;
 }

@@ -12,10 +12,11 @@
  * ```
  * @packageDocumentation
  */
+export { createOpenAIApp, type OpenAIAppOptions } from './openai/openai-app.js';
+export { servedModels, type ServedModel } from './openai/model-catalog.js';
 export {
-  createOpenAIApp,
-  servedModels,
-  type OpenAIAppOptions,
-  type ServedModel,
-} from './openai/openai-app.js';
-export { startServeServer, type ServeServer, type ServeServerOptions } from './openai/serve-server.js';
+  startServeServer,
+  type ServeServer,
+  type ServeServerOptions,
+  type ShutdownReport,
+} from './openai/serve-server.js';

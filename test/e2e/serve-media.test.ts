@@ -57,7 +57,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; mes
   throw new Error('the request was not refused');
 }
 
-describe('massgen serve with media parts', () => {
+describe('massgen serve with media parts', { timeout: 300_000 }, () => {
   it(
     'sends image_url, input_audio and file parts to the team as attachments',
     { timeout: 120_000 },

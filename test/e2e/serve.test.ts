@@ -4,6 +4,7 @@
  * limit (429, decided before the body is read), a client that goes away (its run stops), bodies no
  * client should send, requests no web page may make, and input that must not take it down.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,9 +27,14 @@ import {
   writeConfig,
   useFakeServer,
   freePort,
+  logDirs,
+  readStatus,
 } from './cli-harness.js';
+import { closedLog, logEnd } from './serve-logs.test-support.js';
 
 const fake = useFakeServer();
+/** Every wait of these tests: generous, since the machine may be busy; each says what it waits for. */
+const WAIT_MS = 60_000;
 const servers: (ServeServer | Listening)[] = [];
 interface Health {
   status: string;
@@ -67,10 +73,11 @@ async function serve(
     (await (
       await fetch(server.url.replace(/\/v1$/, '/health'), { headers: { authorization: `Bearer ${key}` } })
     ).json()) as Health;
-  return { cwd, server, client, key, health };
+  const healthText = async () => JSON.stringify(await health());
+  return { cwd, server, client, key, health, healthText };
 }
 
-describe('massgen serve with the openai client', () => {
+describe('massgen serve with the openai client', { timeout: 300_000 }, () => {
   it('answers a plain completion: the final answer as content, the trace as reasoning, usage summed', async () => {
     fake.server.setHandler(counted);
     const { client } = await serve();
@@ -137,6 +144,29 @@ describe('massgen serve with the openai client', () => {
     expect(usage?.total_tokens).toBe(110 * fake.server.requests.length);
   });
 
+  it('reports a run over only once its log folder is complete: read the moment the answer ends, it is', async () => {
+    fake.server.setHandler(counted);
+    const { client, cwd, health } = await serve();
+    const messages = [{ role: 'user' as const, content: 'What is 6 times 7?' }];
+
+    const stream = await client.chat.completions.create({ model: 'massgen', messages, stream: true });
+    for await (const _chunk of stream) {
+      // Read to [DONE].
+    }
+    const [streamed] = logDirs(cwd);
+    expect(logEnd(streamed as string)).toEqual(closedLog('completed'));
+    expect((await health()).runs).toEqual({ running: 0, waiting: 0 });
+
+    const completion = await client.chat.completions.create({ model: 'massgen', messages });
+    const plain = logDirs(cwd).find((dir) => dir !== streamed) as string;
+    expect(logEnd(plain)).toEqual(closedLog('completed'));
+    const status = readStatus(plain);
+    expect(fs.readFileSync(status.final.answer_file as string, 'utf8')).toBe(
+      completion.choices[0]?.message.content,
+    );
+    expect((await health()).runs).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('turns earlier messages into history and system messages into instructions', async () => {
     fake.server.setHandler(counted);
     const { client } = await serve();
@@ -165,10 +195,15 @@ describe('massgen serve with the openai client', () => {
 
     // The list is cached and refreshed in the background: a config added now shows up on a later call.
     let ids: string[] = [];
-    await waitFor(async () => {
-      ids = (await client.models.list()).data.map((m) => m.id);
-      return ids.includes('massgen/other');
-    }, 10_000);
+    await waitFor(
+      async () => {
+        ids = (await client.models.list()).data.map((m) => m.id);
+        return ids.includes('massgen/other');
+      },
+      WAIT_MS,
+      'GET /v1/models to list massgen/other',
+      () => `the models listed: ${ids.join(', ')}`,
+    );
     expect(ids[0]).toBe('massgen');
     expect(ids).toContain('massgen/basic/three_agents');
     expect((await client.models.retrieve('massgen/basic/three_agents')).id).toBe(
@@ -234,16 +269,26 @@ describe('massgen serve with the openai client', () => {
 
   it('queues up to --max-queue requests beyond --max-concurrent and answers 429 with Retry-After after that', async () => {
     fake.server.setHandler(() => ({ hang: true }));
-    const { server, key, health } = await serve({ maxConcurrent: 1, maxQueue: 1 });
+    const { server, key, health, healthText } = await serve({ maxConcurrent: 1, maxQueue: 1 });
     const body = JSON.stringify({ model: 'massgen', messages: [{ role: 'user', content: 'hi' }] });
     const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
     const post = (signal: AbortSignal) =>
       fetch(`${server.url}/chat/completions`, { method: 'POST', headers, body, signal }).catch(() => null);
     const held = new AbortController();
     void post(held.signal); // runs
-    await waitFor(() => fake.server.requests.length > 0, 10_000);
+    await waitFor(
+      () => fake.server.requests.length > 0,
+      WAIT_MS,
+      'the first run to call its model',
+      healthText,
+    );
     void post(held.signal); // waits
-    await waitFor(async () => (await health()).runs.waiting === 1, 10_000);
+    await waitFor(
+      async () => (await health()).runs.waiting === 1,
+      WAIT_MS,
+      'the second request to wait for the run slot',
+      healthText,
+    );
 
     // Admission comes first: the refusal arrives while the request's body is still being sent.
     const early = await new Promise<{ status: number; bodyStillOpen: boolean }>((resolve, reject) => {
@@ -270,10 +315,15 @@ describe('massgen serve with the openai client', () => {
     });
 
     held.abort();
-    await waitFor(async () => {
-      const { runs } = await health();
-      return runs.running === 0 && runs.waiting === 0;
-    }, 10_000);
+    await waitFor(
+      async () => {
+        const { runs } = await health();
+        return runs.running === 0 && runs.waiting === 0;
+      },
+      WAIT_MS,
+      'both requests to be over once their client left',
+      healthText,
+    );
   });
 
   it('stops the run as soon as a streaming client disconnects: no further model requests', async () => {
@@ -286,7 +336,7 @@ describe('massgen serve with the openai client', () => {
         { name: 'new_answer', arguments: { content: `Draft ${i}: ${'a longer answer '.repeat(i)}` } },
       ],
     }));
-    const { client, health } = await serve();
+    const { client, health, healthText, cwd } = await serve();
     const controller = new AbortController();
     const stream = await client.chat.completions.create(
       { model: 'massgen', messages: [{ role: 'user', content: 'What is 6 times 7?' }], stream: true },
@@ -297,21 +347,26 @@ describe('massgen serve with the openai client', () => {
         // Read until the abort.
       }
     })().catch(() => undefined);
-    await waitFor(() => fake.server.requests.length >= 2, 10_000);
+    await waitFor(
+      () => fake.server.requests.length >= 2,
+      WAIT_MS,
+      'the run to make two model calls',
+      () => `${fake.server.requests.length} model calls`,
+    );
     controller.abort();
     await reading;
 
-    await waitFor(async () => (await health()).runs.running === 0, 10_000);
-    const seen = fake.server.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(fake.server.requests.length).toBe(seen);
-    expect(seen).toBeLessThan(5);
+    // Reported over once it is over, logs closed: it can call no model any more.
+    await waitFor(async () => (await health()).runs.running === 0, WAIT_MS, 'the run to stop', healthText);
+    const [logDir] = logDirs(cwd);
+    expect(logEnd(logDir as string)).toEqual(closedLog('cancelled'));
+    expect(fake.server.requests.length).toBeLessThan(5);
   });
 
   it('a client that vanishes between keep-alives leaves the server up (keep-alive writes never throw)', async () => {
     // A model that never answers: the stream carries nothing but keep-alive comments, one a millisecond.
     fake.server.setHandler(() => ({ hang: true, sendHeaders: true }));
-    const { server, health, key } = await serve({ keepAliveMs: 1 });
+    const { server, health, healthText, key } = await serve({ keepAliveMs: 1 });
     const controller = new AbortController();
     const response = await fetch(`${server.url}/chat/completions`, {
       method: 'POST',
@@ -329,7 +384,12 @@ describe('massgen serve with the openai client', () => {
     expect((text.match(/: keep-alive/g) ?? []).length).toBeGreaterThanOrEqual(3);
     controller.abort();
     await reader.cancel().catch(() => undefined);
-    await waitFor(async () => (await health()).runs.running === 0, 20_000);
+    await waitFor(
+      async () => (await health()).runs.running === 0,
+      WAIT_MS,
+      'the run to stop once its client left',
+      healthText,
+    );
     // Still serving after the run was torn down mid-keep-alive.
     expect((await health()).status).toBe('ok');
   });
@@ -345,7 +405,7 @@ describe('massgen serve with the openai client', () => {
   });
 });
 
-describe('bodies no client should send (in-process handler)', () => {
+describe('bodies no client should send (in-process handler)', { timeout: 300_000 }, () => {
   const cwd = makeWorkdir();
   writeConfig(cwd, { agents: [agentEntry('alpha', 'http://127.0.0.1:9/v1')] }, 'team.yaml');
   const app = createOpenAIApp({ cwd, env: {}, config: 'team.yaml' });
@@ -433,7 +493,7 @@ describe('bodies no client should send (in-process handler)', () => {
   });
 });
 
-describe('the massgen serve command', () => {
+describe('the massgen serve command', { timeout: 300_000 }, () => {
   it('serves until Ctrl-C with the key it prints; streams to the openai client; needs --config; --no-auth only on loopback', async () => {
     fake.server.setHandler(counted);
     const cwd = makeWorkdir();
@@ -441,9 +501,15 @@ describe('the massgen serve command', () => {
     const port = await freePort();
     const cli = startCli(['serve', '--config', 'team.yaml', '--port', String(port)], {
       cwd,
-      timeoutMs: 30_000,
+      timeoutMs: 180_000,
     });
-    await waitFor(() => /API key: \S+/.test(cli.stdout), 10_000);
+    const output = () => `stdout:\n${cli.stdout}\nstderr:\n${cli.stderr}`;
+    await waitFor(
+      () => /API key: \S+/.test(cli.stdout),
+      WAIT_MS,
+      'massgen serve to print its address and key',
+      output,
+    );
     expect(cli.stdout).toContain(`massgen serve: http://127.0.0.1:${port}/v1`);
     const key = /API key: (\S+) \(generated; send it as "Authorization: Bearer KEY"/.exec(
       cli.stdout,
@@ -459,34 +525,41 @@ describe('the massgen serve command', () => {
     });
     for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? '';
     expect(content).toBe(finalAnswerOf('alpha'));
-    await waitFor(() => cli.stderr.includes('completed in'), 10_000);
+    await waitFor(
+      () => cli.stderr.includes('completed in'),
+      WAIT_MS,
+      'the access log line of the run',
+      output,
+    );
     cli.child.kill('SIGINT');
     const result = await cli.result;
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/run \S+ \(massgen\): completed in [\d.]+s winner alpha/);
 
-    const noConfig = await runCli(['serve'], { cwd });
+    // Each of these stops at once with an error; the bound only guards against a hang.
+    const quick = { cwd, timeoutMs: 120_000 };
+    const noConfig = await runCli(['serve'], quick);
     expect(noConfig.code).toBe(1);
     expect(noConfig.stderr).toMatch(/massgen serve needs --config FILE/);
-    const open = await runCli(['serve', '--config', 'team.yaml', '--host', '0.0.0.0', '--no-auth'], { cwd });
+    const open = await runCli(['serve', '--config', 'team.yaml', '--host', '0.0.0.0', '--no-auth'], quick);
     expect(open.code).toBe(1);
     expect(open.stderr).toMatch(/--no-auth is refused on 0\.0\.0\.0.*\nhint: drop --no-auth/);
-    const badHost = await runCli(['serve', '--config', 'team.yaml', '--allowed-host', 'a/b'], { cwd });
+    const badHost = await runCli(['serve', '--config', 'team.yaml', '--allowed-host', 'a/b'], quick);
     expect(badHost.code).toBe(1);
     expect(badHost.stderr).toMatch(/--allowed-host "a\/b" is not a host name\nhint: /);
     writeConfig(cwd, { agents: [{ id: 'x', backend: { type: 'chatcompletion', modle: 'm' } }] }, 'bad.yaml');
-    const badConfig = await runCli(['serve', '--config', 'bad.yaml'], { cwd });
+    const badConfig = await runCli(['serve', '--config', 'bad.yaml'], quick);
     expect(badConfig.code).toBe(1);
     expect(badConfig.stderr).toMatch(
       /bad\.yaml: unknown key "modle" at agents\[0\]\.backend\nhint: did you mean "model"\?/,
     );
-    const badFlag = await runCli(['serve', '--config', 'team.yaml', '--max-concurent', '2'], { cwd });
+    const badFlag = await runCli(['serve', '--config', 'team.yaml', '--max-concurent', '2'], quick);
     expect(badFlag.code).toBe(1);
     expect(badFlag.stderr).toMatch(/unknown option '--max-concurent'.*--max-concurrent/);
   });
 });
 
-describe('no web page can use massgen serve, and no input takes it down', () => {
+describe('no web page can use massgen serve, and no input takes it down', { timeout: 300_000 }, () => {
   it('refuses other Hosts (DNS rebinding), foreign and opaque Origins, cross-site fetches, preflights and non-JSON bodies', async () => {
     fake.server.setHandler(counted);
     const { server, key, health } = await serve();
@@ -631,7 +704,7 @@ describe('no web page can use massgen serve, and no input takes it down', () => 
   });
 });
 
-describe('admission and the models list', () => {
+describe('admission and the models list', { timeout: 300_000 }, () => {
   it('20 parallel /v1/models while /health is polled: answered from the list made before listening, no listing per request', async () => {
     const cwd = makeWorkdir();
     writeConfig(cwd, team(['alpha']), 'team.yaml');

@@ -69,6 +69,38 @@ export class WireError extends Error {
 export const badRequest = (message: string, param: string | null = null) =>
   new WireError(400, message, 'invalid_request_error', 'invalid_request', param);
 
+/**
+ * Headers of every answer while the server stops: the connection is not kept alive, and OpenAI's
+ * clients (which retry a 5xx on their own) report the error at once instead of retrying a server that
+ * is going away.
+ */
+export const STOPPING_HEADERS: Readonly<Record<string, string>> = {
+  Connection: 'close',
+  'x-should-retry': 'false',
+};
+
+/** A request that arrives while the server stops: `503`, nothing is run. */
+export const shuttingDown = () =>
+  new WireError(
+    503,
+    'massgen serve is shutting down and takes no new requests: send it again once the server is back',
+    'server_error',
+    'shutting_down',
+    null,
+    { ...STOPPING_HEADERS },
+  );
+
+/** A run (or a request waiting for one) that the server's shutdown cancelled: `503`, code `cancelled`. */
+export const cancelledByShutdown = () =>
+  new WireError(
+    503,
+    'the run was cancelled: massgen serve is shutting down',
+    'server_error',
+    'cancelled',
+    null,
+    { ...STOPPING_HEADERS },
+  );
+
 /** The conversation's text is bounded on its own: the body's larger bound leaves room for media. */
 const MAX_TEXT_CHARS = 8 * 1024 * 1024;
 

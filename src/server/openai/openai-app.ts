@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import {
-  ConversationError,
-  configChoices,
-  conversationToRun,
-  examplesDir,
-  isExampleRef,
-  resolveExampleRef,
-  type Env,
-  type RunLauncher,
-} from '../../app/index.js';
+import { ConversationError, conversationToRun, type Env, type RunLauncher } from '../../app/index.js';
 import type { RunResult } from '../../types/run-result.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { sameToken } from '../web/auth.js';
 import { bearerToken, HostAllowList, requestGuard, safeDecode } from '../web/guard.js';
 import { answerCompletion } from './chat-completions.js';
-import { badRequest, ChatCompletionRequestSchema, messagesOf, WireError } from './chat-wire.js';
+import {
+  badRequest,
+  cancelledByShutdown,
+  ChatCompletionRequestSchema,
+  messagesOf,
+  shuttingDown,
+  STOPPING_HEADERS,
+  WireError,
+} from './chat-wire.js';
+import { InFlightRuns } from './in-flight-runs.js';
+import { configFile, ModelCatalog, type ServedModel } from './model-catalog.js';
 import { RunSlots, ServerBusyError } from './run-slots.js';
 import { REQUEST_MEDIA_LIMITS } from '../../app/request-media.js';
 
@@ -60,14 +59,6 @@ export interface OpenAIAppOptions {
   keepAliveMs?: number;
 }
 
-/** A model id clients may ask for, and the config file it runs. */
-export interface ServedModel {
-  id: string;
-  file: string;
-  /** One of the working folder's own configs (offered only while `projectConfigs` allows it). */
-  project?: true;
-}
-
 /**
  * Request bodies larger than this are refused: long conversations fit easily, and so does inline media
  * up to its own bound (base64 is 4/3 of the bytes).
@@ -75,118 +66,14 @@ export interface ServedModel {
 const MAX_BODY_BYTES =
   Math.ceil(((REQUEST_MEDIA_LIMITS.maxTotalBytes * 4) / 3 + 8 * 2 ** 20) / 2 ** 20) * 2 ** 20;
 
-const configFile = (cwd: string, ref: string) =>
-  isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
-
-/**
- * The models the server offers: `massgen` (its own config), then `massgen/<name>` for each YAML config
- * in the working directory and `.massgen/` and each bundled example — the configs `massgen --web`
- * offers, and no others.
- */
-export function servedModels(
-  cwd: string,
-  config: string,
-  project?: (file: string) => boolean,
-): ServedModel[] {
-  const models: ServedModel[] = [{ id: 'massgen', file: configFile(cwd, config) }];
-  for (const choice of configChoices(cwd, undefined, project)) {
-    const name = isExampleRef(choice.ref)
-      ? choice.ref.replace(/^@examples\//, '')
-      : choice.ref.replace(/\.ya?ml$/, '');
-    const id = `massgen/${name}`;
-    if (!models.some((m) => m.id === id)) models.push({ id, file: configFile(cwd, choice.ref) });
-  }
-  return models;
-}
-
-/** How long a listing of the configs is served before it is refreshed (in the background). */
-const MODELS_MAX_AGE_MS = 1_000;
-
-/**
- * The models offered, listed without blocking: the bundled examples once (they do not change), the
- * working directory's configs again when the list is older than {@link MODELS_MAX_AGE_MS} — in the
- * background, while the last list answers. One listing at a time, however many requests ask.
- */
-class ModelCatalog {
-  private models: ServedModel[] | null = null;
-  private listedAt = 0;
-  private listing: Promise<ServedModel[]> | null = null;
-  private examples: Promise<ServedModel[]> | null = null;
-
-  constructor(
-    private readonly cwd: string,
-    private readonly main: ServedModel,
-    private readonly onListed?: (models: readonly ServedModel[]) => void,
-    private readonly project: (file: string) => boolean = () => true,
-  ) {}
-
-  /** The current list (the first call waits for it; later ones never do). */
-  async list(): Promise<ServedModel[]> {
-    if (this.models === null) return this.refresh();
-    if (performance.now() - this.listedAt > MODELS_MAX_AGE_MS) this.refresh().catch(() => undefined);
-    return this.models;
-  }
-
-  /** The model `id`; a name not in the list is looked for once more (a config added a moment ago). */
-  async find(id: string): Promise<ServedModel | undefined> {
-    const model =
-      (await this.list()).find((m) => m.id === id) ?? (await this.refresh()).find((m) => m.id === id);
-    // A folder's config is asked about again: the list may be a second old, the file changed since.
-    return model && (model.project !== true || this.project(model.file)) ? model : undefined;
-  }
-
-  refresh(): Promise<ServedModel[]> {
-    this.listing ??= this.build().finally(() => {
-      this.listing = null;
-    });
-    return this.listing;
-  }
-
-  private async build(): Promise<ServedModel[]> {
-    const models = [this.main];
-    const add = (id: string, file: string, project?: true) => {
-      if (!models.some((m) => m.id === id)) models.push({ id, file, ...(project ? { project } : {}) });
-    };
-    for (const dir of ['.', '.massgen']) {
-      const names = await readdir(path.join(this.cwd, dir)).catch(() => [] as string[]);
-      for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
-        const ref = dir === '.' ? name : `${dir}/${name}`;
-        const file = path.resolve(this.cwd, ref);
-        if (this.project(file)) add(`massgen/${ref.replace(/\.ya?ml$/, '')}`, file, true);
-      }
-    }
-    this.examples ??= listExampleModels();
-    for (const example of await this.examples) add(example.id, example.file);
-    this.models = models;
-    this.listedAt = performance.now();
-    this.onListed?.(models);
-    return models;
-  }
-}
-
-/** `massgen/<name>` for each bundled example, read from the folder without opening the files. */
-async function listExampleModels(): Promise<ServedModel[]> {
-  const root = examplesDir();
-  const files = await readdir(root, { recursive: true, encoding: 'utf8' });
-  return files
-    .filter((file) => ['.yaml', '.yml'].includes(path.extname(file).toLowerCase()))
-    .map((file) => {
-      const posix = file.split(path.sep).join('/');
-      return {
-        id: `massgen/${posix.slice(0, posix.length - path.extname(posix).length)}`,
-        file: path.join(root, file),
-      };
-    })
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 const errorResponse = (c: Context, error: WireError) =>
   c.json(error.body(), error.status as ContentfulStatusCode, error.headers);
 
 /**
  * `massgen serve` as a web-standard handler: `POST /v1/chat/completions` (JSON or SSE),
  * `GET /v1/models`, `GET /health`. Every error answers in OpenAI's error-body format; nothing a client
- * sends can throw out of `fetch`. `close()` cancels every run in progress.
+ * sends can throw out of `fetch`. `close()` stops it: new requests get `503`, every run in flight is
+ * cancelled and its client told so; `idle()` resolves once every run's logs are closed.
  */
 export function createOpenAIApp(
   options: OpenAIAppOptions,
@@ -196,7 +83,7 @@ export function createOpenAIApp(
   const { cwd, env } = options;
   const clock = options.clock ?? systemClock;
   const slots = new RunSlots(options.maxConcurrent ?? 4, options.maxQueue ?? 16);
-  const inFlight = new Set<AbortController>();
+  const runs = new InFlightRuns();
   const hosts = internal.hosts ?? new HostAllowList(undefined, options.allowedHosts ?? []);
   const mainConfigFile = configFile(cwd, options.config);
   const catalog = new ModelCatalog(
@@ -260,16 +147,28 @@ export function createOpenAIApp(
     }
     await next();
   });
+  // A stopping server takes nothing new, and keeps no connection alive past its answer.
+  app.use('*', async (c, next) => {
+    if (runs.stopped && c.req.path !== '/health') throw shuttingDown();
+    await next();
+    if (runs.stopped)
+      for (const [name, value] of Object.entries(STOPPING_HEADERS)) c.res.headers.set(name, value);
+  });
 
-  app.get('/health', (c) =>
-    authorized(c.req.raw)
-      ? c.json({
-          status: 'ok',
-          runs: { running: slots.running, waiting: slots.waiting },
-          limits: { max_concurrent: slots.maxConcurrent, max_queue: slots.maxQueue },
-        })
-      : c.json({ status: 'ok' }),
-  );
+  app.get('/health', (c) => {
+    // 503 while stopping, so that a load balancer sends nothing more here.
+    const status = runs.stopped ? 'stopping' : 'ok';
+    const code = runs.stopped ? 503 : 200;
+    if (!authorized(c.req.raw)) return c.json({ status }, code);
+    return c.json(
+      {
+        status,
+        runs: { running: slots.running, waiting: slots.waiting },
+        limits: { max_concurrent: slots.maxConcurrent, max_queue: slots.maxQueue },
+      },
+      code,
+    );
+  });
 
   const modelObject = (id: string) => ({ id, object: 'model', created: 0, owned_by: 'massgen' });
   app.get('/v1/models', async (c) =>
@@ -334,16 +233,22 @@ export function createOpenAIApp(
         throw error;
       }
 
+      // From here until its logs are closed the run is in flight: a shutdown cancels it and waits for it.
+      const flight = runs.begin(c.req.raw.signal);
       let release: () => void;
       try {
-        release = await slots.acquire(c.req.raw.signal);
+        release = await slots.acquire(flight.signal);
+        if (runs.stopped) {
+          release();
+          throw cancelledByShutdown();
+        }
       } catch (error) {
+        flight.end();
+        if (error instanceof WireError) throw error;
         if (error instanceof ServerBusyError) throw busy();
+        if (runs.stopped) throw cancelledByShutdown();
         throw new WireError(499, 'the client closed the request', 'invalid_request_error', 'cancelled');
       }
-      const controller = new AbortController();
-      const signal = AbortSignal.any([controller.signal, c.req.raw.signal]);
-      inFlight.add(controller);
       return answerCompletion(c, {
         head: {
           id: `chatcmpl-${randomUUID()}`,
@@ -361,13 +266,16 @@ export function createOpenAIApp(
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.launch ? { launch: options.launch } : {}),
         },
-        signal,
+        signal: flight.signal,
+        forced: flight.forced,
+        stopping: () => runs.stopped,
+        onPrepared: flight.attach,
         ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
         timing: { receivedAt, admittedAt: performance.now() },
         onDone: (result, error) => {
-          inFlight.delete(controller);
           release();
           options.onRunFinished?.({ model: model.id, result, ...(error === undefined ? {} : { error }) });
+          flight.end();
         },
       });
     },
@@ -380,10 +288,21 @@ export function createOpenAIApp(
     ready: () => catalog.refresh().then(() => undefined),
     fetch: (request: Request): Promise<Response> => Promise.resolve(app.fetch(request)),
     slots,
-    /** Cancels every run in progress (server shutdown). */
-    close(): void {
-      for (const controller of inFlight) controller.abort(new Error('the server is shutting down'));
-    },
+    /**
+     * Starts the shutdown: new requests get `503`, every run in flight is cancelled (its client gets a
+     * `cancelled` error once the run's logs are closed), every request waiting for a slot gets `503`.
+     * Returns how many runs and waiting requests there were.
+     */
+    close: (): number => runs.stop(),
+    /** Resolves once no run is in flight: each one answered, its logs closed. */
+    idle: (): Promise<void> => runs.idle(),
+    /**
+     * Stops waiting for the runs still in flight: their logs are closed now, synchronously, as
+     * cancelled, then their clients are answered. Returns how many there were.
+     */
+    force: (): number => runs.force(),
+    /** For a process that exits now: closes the logs of every run in flight, synchronously, as cancelled. */
+    terminateSync: (message: string): void => runs.terminateSync(message),
   };
 }
 

@@ -45,16 +45,25 @@ export class RunSlots {
 
   /**
    * Waits for a slot and resolves with the function that gives it back (call it once the run is over).
+   * `signal` only takes the request out of the queue: once the slot is given, it stays taken until
+   * released, whatever the signal does — a run whose client left is still ending (and writing its logs).
    * @throws {ServerBusyError} at once when every slot and queue place is taken.
    * @throws the signal's reason when it aborts while the request waits.
    */
   acquire(signal: AbortSignal): Promise<() => void> {
     if (this.full) return Promise.reject(new ServerBusyError(this.retryAfterSeconds));
+    // p-queue races a running task against the signal it was added with, and frees the slot when that
+    // aborts: it gets a signal of its own, which stops following the request's once the slot is given.
+    const waiting = new AbortController();
+    const leave = () => waiting.abort(signal.reason);
+    if (signal.aborted) leave();
+    else signal.addEventListener('abort', leave, { once: true });
     return new Promise((resolve, reject) => {
       this.queue
         .add(
           () =>
             new Promise<void>((done) => {
+              signal.removeEventListener('abort', leave);
               const started = Date.now();
               let released = false;
               resolve(() => {
@@ -64,9 +73,12 @@ export class RunSlots {
                 done();
               });
             }),
-          { signal },
+          { signal: waiting.signal },
         )
-        .catch(reject);
+        .catch((error: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(error as Error);
+        });
     });
   }
 }
