@@ -20,6 +20,7 @@ import {
   makeWorkdir,
   persona,
   REPO_ROOT,
+  runCli,
   startCli,
   useFakeServer,
   waitFor,
@@ -79,6 +80,9 @@ interface Served {
 }
 
 async function startServe(cwd: string, args: readonly string[] = []): Promise<Served> {
+  // `serve` offers the folder's own configs (massgen/held) only once the user has trusted the folder.
+  const trusted = await runCli(['trust', cwd], { cwd, timeoutMs: 120_000 });
+  if (trusted.code !== 0) throw new Error(`massgen trust failed:\n${trusted.stderr}`);
   const cli = startCli(['serve', '--config', 'team.yaml', '--port', '0', ...args], {
     cwd,
     timeoutMs: 240_000,
