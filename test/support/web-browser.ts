@@ -52,14 +52,14 @@ export interface RunningWeb {
 
 /**
  * Starts `massgen --web --port 0 …args` in `cwd` and waits for its address. `timeoutMs` bounds the
- * whole process; the address itself must show within 15 s.
+ * whole process; the address itself must show within 15 s. `env` adds variables to the clean one.
  */
 export async function startWeb(
   cwd: string,
   args: string[] = [],
-  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 60_000, env }: { timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<RunningWeb> {
-  const cli = startCli(['--web', '--port', '0', ...args], { cwd, timeoutMs });
+  const cli = startCli(['--web', '--port', '0', ...args], { cwd, timeoutMs, ...(env ? { env } : {}) });
   await waitFor(() => /massgen web UI: (\S+)/.test(cli.stdout), 15_000, 'the web server address');
   return { cli, url: /massgen web UI: (\S+)/.exec(cli.stdout)?.[1] as string };
 }
@@ -76,9 +76,14 @@ export async function stopWeb(cli: RunningCli): Promise<void> {
  */
 export async function newPage(
   browser: Browser,
-  { height = 1000, timeoutMs = 15_000 }: { height?: number; timeoutMs?: number } = {},
+  {
+    height = 1000,
+    timeoutMs = 15_000,
+    bypassCSP = false,
+  }: { height?: number; timeoutMs?: number; bypassCSP?: boolean } = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height } });
+  // `bypassCSP`: a test's own script (axe-core) may run in the page; the page's code is unchanged.
+  const context = await browser.newContext({ viewport: { width: 1280, height }, bypassCSP });
   const page = await context.newPage();
   page.setDefaultTimeout(timeoutMs);
   return page;

@@ -38,7 +38,8 @@ export function AgentPanel({
   return (
     <section aria-label={agent.agentId} className={`panel status-${agent.status}${winner ? ' winner' : ''}`}>
       <header>
-        <h3>{agent.agentId}</h3>
+        {/* A section of the run page, as the final answer is: the level under the question's h1. */}
+        <h2>{agent.agentId}</h2>
         <span className="muted">
           {agent.anonymousId} · {agent.backendType}/{agent.model}
         </span>
