@@ -4,13 +4,10 @@
  * an unpriced model's cost) and a replay, each in the light and the dark theme — no serious or critical
  * violation (colour contrast, heading order, names, …).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
 import {
-  REPO_ROOT,
   agentEntry,
   convergingHandler,
   finalAnswerOf,
@@ -22,12 +19,11 @@ import {
   writeConfig,
 } from './cli-harness.js';
 import { seriousViolations } from '../support/axe.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { newPage, startWeb, stopWeb, useBrowser, webSkipReason } from '../support/web-browser.js';
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'web', 'index.html'));
-const skip = !hasChromium ? `${CHROMIUM} not found` : !built ? 'dist/web not built: npm run build' : '';
+const skip = webSkipReason;
 const fake = useFakeServer();
-const chrome = useBrowser({ artifacts: path.join(REPO_ROOT, 'test', 'artifacts') });
+const chrome = useBrowser();
 const SCHEMES = ['light', 'dark'] as const;
 
 /** Every serious or critical violation on the page, in both themes, labelled with the theme. */

@@ -5,12 +5,10 @@
  * "$… + unknown", never "$0.00" for unknown) in the header, the panels and the table; a final answer cut
  * off at the model's output limit carries a badge.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody, FakeResponse } from '../../src/testing/fake-openai-server.js';
 import {
-  REPO_ROOT,
   agentEntry,
   convergingHandler,
   finalAnswerOf,
@@ -22,10 +20,9 @@ import {
   useFakeServer,
   writeConfig,
 } from './cli-harness.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { newPage, startWeb, stopWeb, useBrowser, webSkipReason } from '../support/web-browser.js';
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'web', 'index.html'));
-const skip = !hasChromium ? `${CHROMIUM} not found` : !built ? 'dist/web not built: npm run build' : '';
+const skip = webSkipReason;
 const POLL = { timeout: 20_000 };
 const fake = useFakeServer();
 const chrome = useBrowser();

@@ -6,12 +6,20 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startCli, waitFor, type RunningCli } from '../e2e/cli-harness.js';
+import path from 'node:path';
+import { REPO_ROOT, startCli, waitFor, type RunningCli } from '../e2e/cli-harness.js';
 import { realClockEnv } from './real-clock-env.js';
 
 /** Debian's Chromium: playwright-core drives it instead of downloading its own. */
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
+
+/** Why a web test cannot run here, for its title (`''` when it can): no Chromium, or no built page. */
+export const webSkipReason = !hasChromium
+  ? `${CHROMIUM} not found (apt-get install chromium)`
+  : !fs.existsSync(path.join(REPO_ROOT, 'dist', 'web', 'index.html'))
+    ? 'dist/web is not built: npm run build'
+    : '';
 
 /**
  * Launches Chromium once for the file (when it is installed) and closes it after the last test;
