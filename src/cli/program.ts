@@ -98,8 +98,8 @@ else two agents on a local model. Keys: environment, then ./.env, then ~/.config
 A folder's own .massgen/config.yaml and .env are used only once you trust it: asked on a terminal,
 else massgen trust [DIR] (massgen trust --help).
 
-Exit codes: 0 success, 1 configuration or usage error, 2 run failed,
-            3 timed out with no answer, 130 interrupted.
+Exit codes: 0 success, 1 configuration or usage error, or the run could not start (no provider,
+            server or model hub reachable), 2 run failed, 3 timed out with no answer, 130 interrupted.
 Logs: .massgen/massgen_logs/log_<timestamp>/ in the working directory.`;
 
 /** Builds the commander program. Parsing errors surface as exceptions (see `exitOverride`). */

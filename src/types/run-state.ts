@@ -1,4 +1,5 @@
 import type { CoordinationEndReason, ErrorInfo, RunEvent, RunStatus } from './events.js';
+import { initialFinalFinish, reduceFinalFinish, type FinalFinish } from './final-finish.js';
 import { initialQualityState, reduceQualityState, type QualityState } from './quality-state.js';
 import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
 
@@ -93,6 +94,8 @@ export interface RunState {
   finalists: string[] | null;
   /** The checklist criteria and score matrix (`checklist_gated`), and the subtasks (`decomposition`). */
   quality: QualityState;
+  /** Why the model stopped writing the final answer (`cutOffReason` says whether it was cut off). */
+  finalFinish: FinalFinish;
 }
 
 export const initialRunState = (): RunState => ({
@@ -116,6 +119,7 @@ export const initialRunState = (): RunState => ({
   attempt: 1,
   finalists: null,
   quality: initialQualityState(),
+  finalFinish: initialFinalFinish(),
 });
 
 function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
@@ -155,7 +159,11 @@ export const isVoteBeingWritten = (
 /** Applies one event. Pure: returns a new state, never mutates. */
 export function reduceRunState(previous: RunState, event: RunEvent): RunState {
   const quality = reduceQualityState(previous.quality, event);
-  const state = quality === previous.quality ? previous : { ...previous, quality };
+  const finalFinish = reduceFinalFinish(previous.finalFinish, event);
+  const state =
+    quality === previous.quality && finalFinish === previous.finalFinish
+      ? previous
+      : { ...previous, quality, finalFinish };
   switch (event.type) {
     case 'run.started':
       return {

@@ -349,7 +349,9 @@ describe('--help and --version', () => {
       '-h, --help',
     ])
       expect(result.stdout).toContain(option);
-    expect(result.stdout).toContain('Exit codes: 0 success, 1 configuration or usage error, 2 run failed,');
+    expect(result.stdout).toContain(
+      'Exit codes: 0 success, 1 configuration or usage error, or the run could not start (no provider,',
+    );
   });
 
   it('--version prints the package version', async () => {
