@@ -7,7 +7,7 @@ import { runEval } from '../eval/run-eval.js';
 import { SEPARATE_BASELINE_KINDS, type SeparateBaseline } from '../eval/separate-baselines.js';
 import { SCORER_NAMES, type ScorerName } from '../eval/scorers.js';
 import { ExitCode } from '../types/errors.js';
-import { runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
+import { dataFile, runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
 import { summaryLines } from './batch-progress.js';
 import { positiveNumber, wholeNumber } from './number-arguments.js';
 
@@ -72,7 +72,10 @@ export function parseEvalArgs(argv: readonly string[]): EvalOptions {
       'Does the team beat one model? Runs a dataset through the team and grades it against baselines.',
     )
     .requiredOption('-c, --config <file>', 'the team (a YAML/JSON file or @examples/NAME)')
-    .requiredOption('-d, --dataset <file>', 'the questions and reference answers: JSON Lines')
+    .requiredOption(
+      '-d, --dataset <file>',
+      'the questions and reference answers: JSON Lines (or a bundled file: @examples/demo/qa.jsonl)',
+    )
     .addOption(
       new Option('--scorer <name>', 'how answers are graded').choices(SCORER_NAMES).makeOptionMandatory(),
     )
@@ -132,7 +135,7 @@ export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): P
     }
     const outcome = await runEval({
       config: options.config,
-      dataset: options.dataset,
+      dataset: dataFile(options.dataset),
       scorer: options.scorer,
       output: options.output,
       baselines: options.baselines.logs,
