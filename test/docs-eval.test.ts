@@ -1,7 +1,7 @@
 /**
- * docs/eval.md stays true: its session runs as written (the scripted model on a free port instead of
- * 8123, `massgen` being this package's built CLI) and prints the table the page shows, its dataset
- * example parses, and every option its table names is one `massgen eval` takes.
+ * docs/eval.md stays true: its session runs as written (the demo team, from a folder outside the clone,
+ * `massgen` being this package's built CLI) and prints the table the page shows, its dataset example
+ * parses, and every option its table names is one `massgen eval` takes.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,23 +15,28 @@ const page = readDoc('eval.md');
 const blocks = (lang: string) => codeBlocks(page, lang);
 
 describe('docs/eval.md', () => {
-  it('the session runs as written and prints the table shown', async () => {
-    const [model] = blocks('js');
+  it('the session runs as written and prints the table shown', () => {
     const session = blocks('bash')[1] as string;
     const shown = blocks('text').find((b) => b.startsWith('Eval:')) as string;
-    expect(session).toContain('massgen eval --config team.yaml');
-    await runDocSession({ model: model as string, session, prefix: 'massgen-docs-eval-' }, (run, cwd) => {
+    expect(session).toContain(
+      'massgen eval --config @examples/demo/team.yaml --dataset @examples/demo/qa.jsonl',
+    );
+    expect(session).not.toMatch(/8123|fake-model/);
+    runDocSession({ session, prefix: 'massgen-docs-eval-' }, (run, cwd) => {
       expect(run.status, run.stderr).toBe(0);
       const table = shown.split('\n').filter((l) => l.startsWith('  '));
-      expect(table).toHaveLength(5);
+      expect(table).toHaveLength(6);
       for (const line of table) expect(run.stdout).toContain(line);
       const report = JSON.parse(readFileSync(path.join(cwd, 'eval-out', 'eval-report.json'), 'utf8')) as {
         questions: { agents: Record<string, { answer: string } | null>; majority: { agentId: string } }[];
       };
-      // Both agents answered first (the hasty one wrongly), and each tie went to the careful one.
+      // Every agent answered first; the hasty one wrongly, and each three-way tie went to Ada.
+      expect(report.questions).toHaveLength(10);
       for (const q of report.questions) {
-        expect(q.agents.hasty?.answer).toBe('It is 41.');
-        expect(q.majority.agentId).toBe('careful');
+        expect(q.agents.linus?.answer).toMatch(
+          /^(Quick one: -?[\d.]+\.|Sydney\.|Saturn\.|Christopher Marlowe\.|K2\.|The Atlantic\.|Toronto\.)$/,
+        );
+        expect(q.majority.agentId).toBe('ada');
       }
     });
   }, 150_000);

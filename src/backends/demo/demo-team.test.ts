@@ -14,15 +14,19 @@ import { SCRIPTED_NOTE } from './index.js';
 const cwd = mkdtempSync(path.join(tmpdir(), 'massgen-demo-team-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-const team = (pace: number) => ({
+const team = (pace: number | Record<string, number>) => ({
   agents: ['ada', 'grace', 'linus'].map((id) => ({
     id,
-    backend: { type: 'demo', model: `scripted-${id}`, provider_options: { pace } },
+    backend: {
+      type: 'demo',
+      model: `scripted-${id}`,
+      provider_options: { pace: typeof pace === 'number' ? pace : pace[id] },
+    },
   })),
   orchestrator: { answer_novelty_requirement: 'lenient' },
 });
 
-async function run(question: string, pace = 0) {
+async function run(question: string, pace: number | Record<string, number> = 0) {
   const events: RunEvent[] = [];
   const result = await runMassGen({
     question,
@@ -70,6 +74,14 @@ describe('the scripted demo team', () => {
     expect(result.winnerId).toBe('grace');
     expect(result.finalAnswer).toContain('The answer is 42: 12 + 30 = 42.');
     expect(of(events, 'votes.reset').map((e) => e.causedBy)).toContain('agent2.2');
+  }, 60_000);
+
+  it('the revision still resets a counted vote when Grace is far faster than her teammates', async () => {
+    // Unpaced, Grace would revise before anyone voted: the cue makes her wait for a counted vote.
+    const { result, events } = await run('What is 1000 minus 1?', { ada: 3, grace: 0, linus: 3 });
+    expect(result.winnerId).toBe('grace');
+    const reset = of(events, 'votes.reset').find((e) => e.causedBy === 'agent2.2');
+    expect(reset?.clearedVoters.length).toBeGreaterThan(0);
   }, 60_000);
 
   it('a lone scripted agent answers directly, still saying it is scripted', async () => {
