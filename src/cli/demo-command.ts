@@ -9,7 +9,7 @@ import { runCli, stoppedBy, type CliIo } from './main.js';
 import { commanderExit, setUpSubcommand } from './subcommand-setup.js';
 
 /** The scripted team every demo runs: `examples/demo/team.yaml`, shipped with the package. */
-export const DEMO_CONFIG = '@examples/demo/team';
+export const DEMO_CONFIG = '@examples/demo/team.yaml';
 const DEFAULT_QUESTION = 'At what temperature does water boil?';
 const FOLLOW_UP = 'What is 6 times 7?';
 
@@ -87,7 +87,15 @@ export async function runDemoCli(argv: readonly string[], io: CliIo): Promise<nu
     return ExitCode.config;
   }
   // A fresh folder: the demo's logs never land in the user's project, and its servers show nothing else.
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'massgen-demo-'));
+  let dir: string;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'massgen-demo-'));
+  } catch (error) {
+    io.stderr(
+      `massgen demo: error: cannot make its working folder in ${os.tmpdir()}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\nhint: set TMPDIR to a folder you can write to\n`,
+    );
+    return ExitCode.config;
+  }
   const folderIo: CliIo = { ...io, cwd: dir };
   if (request.mode === 'web') return demoWeb(request, folderIo);
   if (request.mode === 'serve') return demoServe(folderIo);
@@ -158,7 +166,9 @@ async function demoServe(io: CliIo): Promise<number> {
   // The demo always makes its own key, so it can print it: a key of the user's stays unprinted.
   delete env.MASSGEN_SERVER_API_KEY;
   const { parseServeArgs, runServeCommand } = await import('./serve-command.js');
-  io.stdout('massgen demo serve: model "massgen" is a scripted team — no model is called, no key needed.\n');
+  io.stdout(
+    `massgen demo serve: model "massgen" is a scripted team — no model is called, no key needed; runs are kept in ${io.cwd}\n`,
+  );
   return runServeCommand(parseServeArgs(['--config', DEMO_CONFIG, '--port', '0']), {
     cwd: io.cwd,
     env,

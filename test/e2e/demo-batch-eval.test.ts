@@ -4,6 +4,7 @@
  * depend on the repository's layout beyond what the package ships (`dist/`, `examples/`). A bundled data
  * file is found by name only: no reference reaches outside `examples/`.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,46 @@ describe('the demo configs, from a folder outside the clone', () => {
       expect(fs.existsSync(path.join(cwd, 'r.jsonl'))).toBe(false);
     }
   });
+});
+
+describe('as installed: only the files the package ships', () => {
+  it('massgen demo and the demo batch run from a copy of the published files', async () => {
+    // `npm pack`'s own file list, copied beside the dependencies: no src/, test/ or scripts/ to lean on.
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(pack.status, pack.stderr).toBe(0);
+    const files = (JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]?.files ?? [];
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        'dist/backends/demo/index.js',
+        'examples/demo/team.yaml',
+        'examples/demo/qa.jsonl',
+      ]),
+    );
+    const installed = path.join(makeWorkdir(), 'massgen');
+    for (const { path: file } of files) {
+      fs.mkdirSync(path.dirname(path.join(installed, file)), { recursive: true });
+      fs.copyFileSync(path.join(REPO_ROOT, file), path.join(installed, file));
+    }
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(installed, 'node_modules'), 'dir');
+    const bin = path.join(installed, 'bin', 'massgen.js');
+    const cwd = outside();
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [bin, ...args], {
+        cwd,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, TMPDIR: cwd },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+    const demo = run(['demo', 'What is 6 times 7?']);
+    expect(demo.status, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('The answer is 42: 6 × 7 = 42. Check: 42 ÷ 7 = 6.');
+    const batch = run(['batch', '--config', TEAM, '--input', QA, '--output', 'results.jsonl']);
+    expect(batch.status, batch.stderr).toBe(0);
+    expect(batch.stdout).toMatch(/^Batch: 10 of 10 answered \(10 completed, 0 failed\)/);
+  }, 150_000);
 });
 
 describe.skipIf(redisServerPath === null)(

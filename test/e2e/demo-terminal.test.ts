@@ -41,7 +41,7 @@ describe('massgen demo in the terminal', () => {
     expect(fs.existsSync(path.join(logs, 'events.jsonl'))).toBe(true);
     expect(fs.readdirSync(cwd).filter((f) => !f.startsWith('massgen-demo-'))).toEqual([]);
     expect(out).toContain('massgen demo --web');
-    expect(out).toContain('massgen eval --config @examples/demo/team --dataset @examples/demo/qa.jsonl');
+    expect(out).toContain('massgen eval --config @examples/demo/team.yaml --dataset @examples/demo/qa.jsonl');
   }, 120_000);
 
   it('takes its own question', async () => {
@@ -68,6 +68,16 @@ describe('massgen demo in the terminal', () => {
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.stderr, args.join(' ')).toMatch(/^massgen demo: error: .+\n$/);
     }
+  });
+
+  it('a temporary folder it cannot write to: one line naming it, and what to do', async () => {
+    const cwd = makeWorkdir();
+    const missing = path.join(cwd, 'no-such-folder');
+    const result = await runCli(['demo'], { cwd, env: { TMPDIR: missing } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `massgen demo: error: cannot make its working folder in ${missing}: ENOENT\nhint: set TMPDIR to a folder you can write to\n`,
+    );
   });
 
   describe.skipIf(tmuxVersion === null)(
