@@ -19,17 +19,23 @@ const NOTE = "(Scripted demo: massgen's built-in demo team wrote this answer; no
 async function demoServe(env: Record<string, string> = {}) {
   const cwd = makeWorkdir();
   const cli = startCli(['demo', 'serve'], { cwd, env: { TMPDIR: cwd, ...env }, timeoutMs: 120_000 });
-  await waitFor(
-    () => cli.stdout.includes('Press Ctrl-C to stop.'),
-    30_000,
-    'the demo server to print its address',
-    () => `stdout: ${cli.stdout}\nstderr: ${cli.stderr}`,
-  );
-  const baseURL = /massgen serve: (http:\/\/\S+\/v1) /.exec(cli.stdout)?.[1] as string;
-  // The key the curl line carries: the same one the "API key:" line shows.
-  const apiKey = /Authorization: Bearer (\S+)'/.exec(cli.stdout)?.[1] as string;
-  expect(baseURL, cli.stdout).toBeDefined();
-  return { cli, cwd, baseURL, apiKey };
+  try {
+    await waitFor(
+      () => cli.stdout.includes('Press Ctrl-C to stop.'),
+      30_000,
+      'the demo server to print its address',
+      () => `stdout: ${cli.stdout}\nstderr: ${cli.stderr}`,
+    );
+    const baseURL = /massgen serve: (http:\/\/\S+\/v1) /.exec(cli.stdout)?.[1] as string;
+    // The key the curl line carries: the same one the "API key:" line shows.
+    const apiKey = /Authorization: Bearer (\S+)'/.exec(cli.stdout)?.[1] as string;
+    expect(baseURL, cli.stdout).toBeDefined();
+    return { cli, cwd, baseURL, apiKey };
+  } catch (error) {
+    // A server that never said where it is must not outlive the test.
+    cli.child.kill('SIGKILL');
+    throw error;
+  }
 }
 
 async function stop(cli: RunningCli) {
