@@ -38,6 +38,7 @@ import type { ReviewSource } from '../workspace/index.js';
 import { isolationResult, ReviewDesk, type ReviewChoice, type ReviewMode } from './review-desk.js';
 import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
 import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
+import { backendNotices } from './backend-notices.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import type { RunSkills } from './agent-skills.js';
 import { configUsesSkills, loadToolFeatures } from './tool-features.js';
@@ -307,7 +308,12 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
-      warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
+      warnings = [
+        ...backendNotices(config),
+        ...warnings,
+        ...pythonAgents.warnings,
+        ...harnessWarnings(config, env),
+      ];
       const features = await loadToolFeatures(config, skills);
       agents = buildAgentSpecs(config, env, {
         features,

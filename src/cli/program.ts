@@ -68,6 +68,7 @@ const port = (value: string): number => {
 
 const examples = `
 Examples:
+  $ massgen demo [--web | serve]   # no key at all: a scripted team in the terminal, the web UI or an API
   $ massgen "Why is the sky blue?"   # no key, no config: two agents on a local model (downloaded once)
   $ massgen --local-model ./models/qwen2.5-1.5b-instruct-q4_k_m.gguf "question"
   $ massgen --config team.yaml "What are the trade-offs of CRDTs vs OT?"

@@ -209,6 +209,7 @@ describe('--list-backends', () => {
       'claude_code',
       'codex',
       'gemini_cli',
+      'demo',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');
