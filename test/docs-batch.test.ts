@@ -29,8 +29,9 @@ describe('docs/batch.md', () => {
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^Batch: 10 of 10 answered \(10 completed, 0 failed\) in /m);
       expect(run.stdout).toMatch(/^Batch: 20 of 20 answered \(20 completed, 0 failed\) in /m);
-      // The demo team has no price: as the page says, its cost is unknown, not $0.0000.
-      expect(run.stdout).toMatch(/ tokens, cost unknown\n/);
+      // As the page says, the demo team calls no model: it costs nothing (an unpriced model would
+      // read "cost unknown": test/e2e/honest-output.test.ts).
+      expect(run.stdout).toMatch(/ tokens, \$0\.0000\n/);
       const read = (file: string) =>
         readFileSync(path.join(cwd, file), 'utf8')
           .trim()

@@ -145,8 +145,11 @@ describe.skipIf(redisServerPath === null)(
       const cwd = outside();
       const workerDir = path.join(cwd, 'w1');
       fs.mkdirSync(workerDir);
+      // The batch signs the job and the worker checks it with the secret they share (docs/batch.md).
+      const env = { MASSGEN_QUEUE_SECRET: 'demo-queue-secret-0123456789abcdef' };
       const worker = startCli(['worker', '--queue', redis.url, '--queue-name', 'demo'], {
         cwd: workerDir,
+        env,
         timeoutMs: 120_000,
       });
       try {
@@ -170,7 +173,7 @@ describe.skipIf(redisServerPath === null)(
             '--queue-name',
             'demo',
           ],
-          { cwd, timeoutMs: 120_000 },
+          { cwd, env, timeoutMs: 120_000 },
         );
         expect(run.code, run.stderr).toBe(0);
         const lines = resultLines(path.join(cwd, 'results.jsonl'));
