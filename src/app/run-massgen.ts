@@ -14,6 +14,7 @@ import {
   type RunStream,
   type StepRequest,
 } from '../coordination/index.js';
+import { withAllConfigProblems } from './all-config-problems.js';
 import { dotEnvFiles } from '../config/config-discovery.js';
 import { withExtraContextPaths, type ExtraContextPath } from './extra-context-paths.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
@@ -210,7 +211,15 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   const projectTrusted = options.projectTrusted !== false;
-  const config = withExtraContextPaths(resolveConfig(options, env, cwd), options.contextPaths, cwd);
+  let resolved: MassGenConfig;
+  try {
+    resolved = resolveConfig(options, env, cwd);
+  } catch (error) {
+    throw typeof options.config === 'string'
+      ? await withAllConfigProblems(error, options.config, { cwd, env })
+      : error;
+  }
+  const config = withExtraContextPaths(resolved, options.contextPaths, cwd);
   const evalCriteria =
     options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
   // Tool paths in a config file are relative to the file, like every other path in it.

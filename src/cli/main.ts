@@ -311,7 +311,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (options.validate) {
     try {
       // `.env` files fill in what the real environment leaves unset.
-      const file = isExampleRef(options.validate) ? resolveExampleRef(options.validate) : options.validate;
+      // `--validate --config FILE` reads as the reader meant: check the file --config names.
+      const named = options.validate === true ? options.config : options.validate;
+      if (!named) throw new UsageError('--validate needs a config file: massgen --validate team.yaml');
+      const file = isExampleRef(named) ? resolveExampleRef(named) : named;
       const { validateConfig } = await import('../app/validate.js');
       const report = validateConfig(file, { cwd: io.cwd, env: userEnv() });
       printValidationReport(io.stdout, report, options.json, { cwd: io.cwd });

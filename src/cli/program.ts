@@ -30,7 +30,8 @@ export interface CliOptions {
   keepWorktrees: boolean;
   /** `--allow-private-urls`: attachment URLs may reach this machine and private networks. */
   allowPrivateUrls: boolean;
-  validate?: string;
+  /** A file, or `true` for `--validate --config FILE`. */
+  validate?: string | true;
   listBackends: boolean;
   json: boolean;
   listSessions: boolean;
@@ -173,7 +174,7 @@ export function buildProgram(): Command {
       'attachment URLs may reach this machine and private networks (by default only public addresses are fetched)',
       false,
     )
-    .option('--validate <file>', 'check a config file without running it')
+    .option('--validate [file]', 'check a config file (this one, or --config FILE) without running it')
     .option('--list-backends', 'list every backend type with its key variable and whether it is set', false)
     .option('--json', 'with --validate, --list-backends or --list-sessions: print JSON', false)
     .option('--list-sessions', 'list the sessions saved in .massgen/sessions, newest first', false)
