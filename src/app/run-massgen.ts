@@ -54,7 +54,7 @@ import { withUntrustedHint } from './config-relative.js';
 import { coordinationSettings, loadEvalCriteria } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 import { loadRunAttachments, mediaWarnings } from './run-attachments.js';
-import { questionWithAttachments, type AttachmentInput } from '../media/index.js';
+import type { AttachmentInput } from '../media/attachments.js';
 import {
   harvestMemoryFolder,
   memoryFilesWarnings,
@@ -229,6 +229,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const contextPaths = checkWorkspaceConfig(config, baseDir, { projectDir: cwd, notes: pathNotes });
   // Attachments are read (and downloaded) before any model is: a bad file fails the run at once.
   const attached = await loadRunAttachments(config, options.attachments ?? [], {
+    question: options.question,
     baseDir,
     cwd,
     notes: pathNotes,
@@ -427,7 +428,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     if (started) throw new Error('a prepared run can only be streamed once');
     started = true;
     const { controller, dispose } = linkedAbortController(options.signal);
-    const events = orchestrator.run(questionWithAttachments(options.question, attached.texts), {
+    const events = orchestrator.run(attached.question, {
       signal: controller.signal,
       ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
       ...(options.history ? { history: options.history } : {}),

@@ -122,8 +122,16 @@ export const initialRunState = (): RunState => ({
   finalFinish: initialFinalFinish(),
 });
 
+/**
+ * One agent changed. Copies the array of agents (a shallow copy: the other agents are shared), not
+ * every agent: with a thousand agents this runs for most events.
+ */
 function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
-  return { ...state, agents: state.agents.map((a) => (a.agentId === agentId ? patch(a) : a)) };
+  const index = state.agents.findIndex((a) => a.agentId === agentId);
+  if (index === -1) return state;
+  const agents = state.agents.slice();
+  agents[index] = patch(agents[index] as AgentState);
+  return { ...state, agents };
 }
 
 /** Total token usage over all agents. */
