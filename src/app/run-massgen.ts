@@ -26,7 +26,7 @@ import type {
   SteeringSource,
   SteerResult,
 } from '../types/steering-events.js';
-import type { RunResult } from '../types/run-result.js';
+import { notRunResult, type RunResult } from '../types/run-result.js';
 import type { RunWorkspaces } from '../workspace/index.js';
 import { linkedAbortController } from '../util/abort.js';
 import type { Clock } from '../util/clock.js';
@@ -522,20 +522,7 @@ function toResult(
   answerFile: string | null,
 ): RunResult {
   if (!finished) {
-    return {
-      runId: 'unknown',
-      question,
-      status: 'cancelled',
-      exitCode: 130,
-      winnerId: null,
-      finalAnswer: null,
-      durationMs: 0,
-      usage: {},
-      logDir,
-      answerFile: null,
-      workspaceDir: null,
-      error: { code: 'cancelled', message: 'the run was stopped before it finished' },
-    };
+    return { ...notRunResult(question, 'unknown', 'the run was stopped before it finished'), logDir };
   }
   return {
     runId: finished.runId,

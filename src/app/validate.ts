@@ -10,6 +10,7 @@ import {
 } from '../config/index.js';
 import { formatPath, parsePath, type PathSegment } from '../config/config-path.js';
 import { checkConfig } from '../config/parse-config.js';
+import { inFileOrder } from '../config/diagnostics.js';
 import { parseYamlSource, type ParsedSource } from '../config/yaml-source.js';
 import { ConfigError } from '../types/errors.js';
 import { isRecord } from '../util/guards.js';
@@ -226,18 +227,6 @@ function withPosition(diagnostic: ConfigDiagnostic, source: ParsedSource): Confi
   const position = segments && source.locate({ path: segments, message: diagnostic.message, at: 'key' });
   return position ? { ...diagnostic, line: position.line, column: position.column } : diagnostic;
 }
-
-/** Problems in the order of the file (a stable sort: those without a position keep theirs, at the end). */
-const inFileOrder = (diagnostics: ConfigDiagnostic[]): ConfigDiagnostic[] =>
-  diagnostics
-    .map((diagnostic, index) => ({ diagnostic, index }))
-    .sort(
-      (a, b) =>
-        (a.diagnostic.line ?? Infinity) - (b.diagnostic.line ?? Infinity) ||
-        (a.diagnostic.column ?? 0) - (b.diagnostic.column ?? 0) ||
-        a.index - b.index,
-    )
-    .map(({ diagnostic }) => diagnostic);
 
 /** Removes the value at `segments` from `root`; false when there was nothing there. */
 function removeAt(root: unknown, segments: readonly PathSegment[]): boolean {
