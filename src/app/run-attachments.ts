@@ -11,7 +11,7 @@ import {
 } from '../media/index.js';
 import type { RunWarning } from '../types/events.js';
 import { MEDIA_KINDS, type MediaPart } from '../types/media.js';
-import { resolveConfigPath } from './config-relative.js';
+import { resolveConfigPath } from '../config/config-relative.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
 
 /**
