@@ -1,8 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Env } from '../app/index.js';
 import type { Write } from '../app/plain-display.js';
-import { describeError } from '../types/errors.js';
+import { ExitCode, describeError } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
+import { printError, type CliIo } from './cli-io.js';
+import { projectConfigFilter } from './project-trust-gate.js';
+import { commanderExit, setUpSubcommand, stoppedBy } from './subcommand-setup.js';
 
 /** `massgen serve`'s own command line. */
 export interface ServeOptions {
@@ -180,4 +183,28 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
   await server.close();
   await queue?.close();
   return 0;
+}
+
+/** `massgen serve …`: parses its command line and serves until the process is asked to stop. */
+export async function runServeCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let options: ServeOptions;
+  try {
+    options = parseServeArgs(argv);
+  } catch (error) {
+    const parseExit = commanderExit('', error, io);
+    if (parseExit !== undefined) return parseExit;
+    printError(io, error, false);
+    return ExitCode.config;
+  }
+  // Its lines quote what HTTP clients sent (the model name) and errors: inert as well as scrubbed.
+  const { env, scrub } = setUpSubcommand(io);
+  return runServeCommand(options, {
+    cwd: io.cwd,
+    env,
+    projectConfigs: projectConfigFilter(io),
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stopped: stoppedBy(io.signal),
+    scrub,
+  });
 }
