@@ -12,10 +12,6 @@
  * ```
  * @packageDocumentation
  */
-export {
-  createOpenAIApp,
-  servedModels,
-  type OpenAIAppOptions,
-  type ServedModel,
-} from './openai/openai-app.js';
+export { createOpenAIApp, type OpenAIAppOptions } from './openai/openai-app.js';
+export { servedModels, type ServedModel } from './openai/model-catalog.js';
 export { startServeServer, type ServeServer, type ServeServerOptions } from './openai/serve-server.js';

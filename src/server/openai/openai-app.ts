@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import {
-  ConversationError,
-  configChoices,
-  conversationToRun,
-  examplesDir,
-  isExampleRef,
-  resolveExampleRef,
-  type Env,
-  type RunLauncher,
-} from '../../app/index.js';
+import { ConversationError, conversationToRun, type Env, type RunLauncher } from '../../app/index.js';
 import type { RunResult } from '../../types/run-result.js';
 import { systemClock, type Clock } from '../../util/clock.js';
 import { sameToken } from '../web/auth.js';
 import { bearerToken, HostAllowList, requestGuard, safeDecode } from '../web/guard.js';
 import { answerCompletion } from './chat-completions.js';
 import { badRequest, ChatCompletionRequestSchema, messagesOf, WireError } from './chat-wire.js';
+import { configFile, ModelCatalog, type ServedModel } from './model-catalog.js';
 import { RunSlots, ServerBusyError } from './run-slots.js';
 import { REQUEST_MEDIA_LIMITS } from '../../app/request-media.js';
 
@@ -60,125 +50,12 @@ export interface OpenAIAppOptions {
   keepAliveMs?: number;
 }
 
-/** A model id clients may ask for, and the config file it runs. */
-export interface ServedModel {
-  id: string;
-  file: string;
-  /** One of the working folder's own configs (offered only while `projectConfigs` allows it). */
-  project?: true;
-}
-
 /**
  * Request bodies larger than this are refused: long conversations fit easily, and so does inline media
  * up to its own bound (base64 is 4/3 of the bytes).
  */
 const MAX_BODY_BYTES =
   Math.ceil(((REQUEST_MEDIA_LIMITS.maxTotalBytes * 4) / 3 + 8 * 2 ** 20) / 2 ** 20) * 2 ** 20;
-
-const configFile = (cwd: string, ref: string) =>
-  isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
-
-/**
- * The models the server offers: `massgen` (its own config), then `massgen/<name>` for each YAML config
- * in the working directory and `.massgen/` and each bundled example — the configs `massgen --web`
- * offers, and no others.
- */
-export function servedModels(
-  cwd: string,
-  config: string,
-  project?: (file: string) => boolean,
-): ServedModel[] {
-  const models: ServedModel[] = [{ id: 'massgen', file: configFile(cwd, config) }];
-  for (const choice of configChoices(cwd, undefined, project)) {
-    const name = isExampleRef(choice.ref)
-      ? choice.ref.replace(/^@examples\//, '')
-      : choice.ref.replace(/\.ya?ml$/, '');
-    const id = `massgen/${name}`;
-    if (!models.some((m) => m.id === id)) models.push({ id, file: configFile(cwd, choice.ref) });
-  }
-  return models;
-}
-
-/** How long a listing of the configs is served before it is refreshed (in the background). */
-const MODELS_MAX_AGE_MS = 1_000;
-
-/**
- * The models offered, listed without blocking: the bundled examples once (they do not change), the
- * working directory's configs again when the list is older than {@link MODELS_MAX_AGE_MS} — in the
- * background, while the last list answers. One listing at a time, however many requests ask.
- */
-class ModelCatalog {
-  private models: ServedModel[] | null = null;
-  private listedAt = 0;
-  private listing: Promise<ServedModel[]> | null = null;
-  private examples: Promise<ServedModel[]> | null = null;
-
-  constructor(
-    private readonly cwd: string,
-    private readonly main: ServedModel,
-    private readonly onListed?: (models: readonly ServedModel[]) => void,
-    private readonly project: (file: string) => boolean = () => true,
-  ) {}
-
-  /** The current list (the first call waits for it; later ones never do). */
-  async list(): Promise<ServedModel[]> {
-    if (this.models === null) return this.refresh();
-    if (performance.now() - this.listedAt > MODELS_MAX_AGE_MS) this.refresh().catch(() => undefined);
-    return this.models;
-  }
-
-  /** The model `id`; a name not in the list is looked for once more (a config added a moment ago). */
-  async find(id: string): Promise<ServedModel | undefined> {
-    const model =
-      (await this.list()).find((m) => m.id === id) ?? (await this.refresh()).find((m) => m.id === id);
-    // A folder's config is asked about again: the list may be a second old, the file changed since.
-    return model && (model.project !== true || this.project(model.file)) ? model : undefined;
-  }
-
-  refresh(): Promise<ServedModel[]> {
-    this.listing ??= this.build().finally(() => {
-      this.listing = null;
-    });
-    return this.listing;
-  }
-
-  private async build(): Promise<ServedModel[]> {
-    const models = [this.main];
-    const add = (id: string, file: string, project?: true) => {
-      if (!models.some((m) => m.id === id)) models.push({ id, file, ...(project ? { project } : {}) });
-    };
-    for (const dir of ['.', '.massgen']) {
-      const names = await readdir(path.join(this.cwd, dir)).catch(() => [] as string[]);
-      for (const name of names.filter((n) => /\.ya?ml$/.test(n)).sort()) {
-        const ref = dir === '.' ? name : `${dir}/${name}`;
-        const file = path.resolve(this.cwd, ref);
-        if (this.project(file)) add(`massgen/${ref.replace(/\.ya?ml$/, '')}`, file, true);
-      }
-    }
-    this.examples ??= listExampleModels();
-    for (const example of await this.examples) add(example.id, example.file);
-    this.models = models;
-    this.listedAt = performance.now();
-    this.onListed?.(models);
-    return models;
-  }
-}
-
-/** `massgen/<name>` for each bundled example, read from the folder without opening the files. */
-async function listExampleModels(): Promise<ServedModel[]> {
-  const root = examplesDir();
-  const files = await readdir(root, { recursive: true, encoding: 'utf8' });
-  return files
-    .filter((file) => ['.yaml', '.yml'].includes(path.extname(file).toLowerCase()))
-    .map((file) => {
-      const posix = file.split(path.sep).join('/');
-      return {
-        id: `massgen/${posix.slice(0, posix.length - path.extname(posix).length)}`,
-        file: path.join(root, file),
-      };
-    })
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
 
 const errorResponse = (c: Context, error: WireError) =>
   c.json(error.body(), error.status as ContentfulStatusCode, error.headers);
