@@ -12,6 +12,7 @@ const folders = [
   'workspace',
   'config',
   'logging',
+  'capability',
   'bridge',
   'memory',
   'skills',
@@ -38,11 +39,31 @@ const io = [
 ];
 
 /**
- * Layer rules from docs/architecture.md: `src/<from>` may import only the folders in `allowed`
- * (dependencies point downward). `pure` layers also get no I/O modules and no `process`.
+ * Folders whose modules are one capability's (docs/architecture.md, "How to add a capability"): the
+ * app may import only their descriptor, `capability.ts`; the rest loads when a run uses them.
  */
-const layer = (from, allowed, { pure = false } = {}) => ({
-  files: [`src/${from}/**/*.{ts,tsx}`],
+const capabilityFolders = [
+  'bridge',
+  'memory',
+  'skills',
+  'tools/browser',
+  'tools/computer',
+  'tools/media-generation',
+];
+
+/** Only the descriptor of each capability folder (for the composition root). */
+const descriptorsOnly = capabilityFolders.map((dir) => ({
+  group: [`**/${dir}/*`, `!**/${dir}/capability.js`],
+  message: `app imports only ${dir}/capability.js: the rest of a capability loads when a run uses it`,
+}));
+
+/**
+ * Layer rules from docs/architecture.md: `src/<from>` may import only the folders in `allowed`
+ * (dependencies point downward). `pure` layers also get no I/O modules and no `process`; `also` adds
+ * restrictions of its own. `files` narrows the rule to some files of the folder.
+ */
+const layer = (from, allowed, { pure = false, also = [], files = [`src/${from}/**/*.{ts,tsx}`] } = {}) => ({
+  files,
   ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.test-support.ts'],
   rules: {
     'no-restricted-imports': [
@@ -51,12 +72,15 @@ const layer = (from, allowed, { pure = false } = {}) => ({
         paths: pure
           ? io.map((name) => ({ name, message: `${from} is pure: no file, network or process access` }))
           : [],
-        patterns: folders
-          .filter((dir) => dir !== from && !allowed.includes(dir))
-          .map((dir) => ({
-            group: [`**/${dir}/*`, `**/${dir}`],
-            message: `${from} may import only: ${allowed.join(', ') || 'nothing internal'}`,
-          })),
+        patterns: [
+          ...folders
+            .filter((dir) => dir !== from && !allowed.includes(dir))
+            .map((dir) => ({
+              group: [`**/${dir}/*`, `**/${dir}`],
+              message: `${from} may import only: ${allowed.join(', ') || 'nothing internal'}`,
+            })),
+          ...also,
+        ],
       },
     ],
     ...(pure
@@ -99,23 +123,45 @@ export default tseslint.config(
   layer('coordination', ['types', 'util'], { pure: true }),
   layer('backends', ['types', 'util']),
   layer('tools', ['types', 'util', 'media']),
+  // A tool folder's capability modules wire its tools into a run: they read the config and the run.
+  layer('tools', ['types', 'util', 'media', 'config', 'capability', 'backends'], {
+    files: ['src/tools/*/capability.ts', 'src/tools/*/*-capability.ts'],
+  }),
   layer('workspace', ['types', 'util']),
   layer('config', ['types', 'util']),
   layer('logging', ['types', 'util']),
   layer('testing', ['types', 'coordination', 'util']),
-  layer('bridge', ['types', 'util']),
-  layer('memory', ['types', 'util', 'tools', 'config']),
+  // The interface between a run and its capabilities; each capability's folder imports it.
+  layer('capability', ['types', 'util', 'config', 'tools', 'workspace', 'media']),
+  // Other runtimes and frameworks: Python tools and agents, agents from other frameworks.
+  layer('bridge', ['types', 'util', 'config', 'tools', 'backends', 'capability']),
+  layer('memory', ['types', 'util', 'tools', 'config', 'capability']),
   // Agent Skills: SKILL.md discovery, the load_skill tool, proposed skills (docs/skills.md).
-  layer('skills', ['types', 'util', 'tools']),
-  // The composition root sees every layer beneath it (folders lists them in order, app first above).
-  layer('app', folders.slice(0, folders.indexOf('app'))),
+  layer('skills', ['types', 'util', 'tools', 'config', 'capability']),
+  // The composition root sees every layer beneath it (folders lists them in order, app first above),
+  // and of each capability only its descriptor.
+  layer('app', folders.slice(0, folders.indexOf('app')), { also: descriptorsOnly }),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
   layer('batch', ['app', 'media', 'types', 'util']),
   layer('queue', ['batch', 'app', 'types', 'util']),
   // Evals read result lines and run logs; the judge is one model call through app's backends;
   // HumanEval's tests run in the command tool's OS sandbox.
   layer('eval', ['batch', 'app', 'config', 'tools', 'types', 'util']),
-  layer('cli', ['app', 'media', 'types', 'util', 'tui', 'server', 'batch', 'queue', 'eval', 'mcp-server']),
+  // `massgen memory` and `massgen skills` manage their capability's store and folders directly.
+  layer('cli', [
+    'app',
+    'media',
+    'types',
+    'util',
+    'tui',
+    'server',
+    'batch',
+    'queue',
+    'eval',
+    'mcp-server',
+    'memory',
+    'skills',
+  ]),
   layer('tui', ['app', 'media', 'types', 'util']),
   layer('server', ['app', 'media', 'types', 'util']),
   // massgen as an MCP server: a front end over runs, reusing the HTTP guard and run slots of server/.

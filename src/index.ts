@@ -3,6 +3,8 @@
  * @packageDocumentation
  */
 export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './app/run-massgen.js';
+// The interface a run capability implements (docs/architecture.md, "How to add a capability").
+export * from './capability/index.js';
 export { validateConfig, type ValidationReport } from './app/validate.js';
 export {
   readMediaFile,

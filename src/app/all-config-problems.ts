@@ -1,5 +1,5 @@
 import { ConfigValidationError } from '../config/index.js';
-import type { Env } from './build-agents.js';
+import type { Env } from '../types/env.js';
 
 /**
  * A config file that failed to load, re-read the way `massgen --validate` reads it, so a run started
@@ -10,7 +10,7 @@ import type { Env } from './build-agents.js';
 export async function withAllConfigProblems(
   error: unknown,
   file: string,
-  options: { cwd: string; env: Env },
+  options: { cwd: string; env?: Env },
 ): Promise<unknown> {
   if (!(error instanceof ConfigValidationError)) return error;
   const { validateConfig } = await import('./validate.js');

@@ -1,51 +1,24 @@
 import path from 'node:path';
-import { resolveConfigPath } from './config-relative.js';
-import { loadPythonTools } from './python-tools.js';
-import type { PythonHost } from '../bridge/index.js';
+import { isPythonToolPath } from '../bridge/capability.js';
+import type { CapabilityParts } from '../capability/index.js';
+import { resolveConfigPath } from '../config/config-relative.js';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
+import type { AgentSandbox } from '../tools/agent-sandbox.js';
 import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
-import {
-  bwrapArgs,
-  createCommandToolProvider,
-  type ExecutionMode,
-  type SandboxLayout,
-} from '../tools/execute-command/index.js';
+import { bwrapArgs, createCommandToolProvider } from '../tools/execute-command/index.js';
 import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
 import { lazyMcpToolProvider, type McpServerSettings } from '../tools/index.js';
 import { withPathGuard } from '../tools/path-arguments-guard.js';
 import { createReadMediaToolProvider } from '../tools/read-media/index.js';
-import type { MediaInput } from '../types/backend.js';
-import type { BrowserConfig } from '../config/browser-schema.js';
-import type { ComputerConfig } from '../config/computer-schema.js';
-import type { Skill } from '../skills/index.js';
-import type { CheckPath } from '../tools/permissions/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
+import type { MediaInput } from '../types/backend.js';
 import { ConfigError } from '../types/errors.js';
-import type { ToolContext, ToolRegistry } from '../types/tool.js';
-import { closestMatch } from '../util/closest-match.js';
-import { loadedFeature, requestsMediaGeneration, type ToolFeatures } from './tool-features.js';
-
-/**
- * What an agent with a workspace works inside: its folder, the path policy of its file tools, the
- * environment for commands, where `execute_command` runs (null: not offered), and what its OS sandbox
- * shows in each phase (`bwrap` null where this machine has no sandbox).
- */
-export interface AgentSandbox {
-  workspace: string;
-  checkPath: CheckPath;
-  env: Readonly<Record<string, string | undefined>>;
-  commands: ExecutionMode | null;
-  layout: (phase: ToolContext['phase']) => SandboxLayout;
-  bwrap: string | null;
-}
+import type { ToolRegistry } from '../types/tool.js';
 
 /** The tools an agent with a workspace always has; custom tools may not take their names. */
 const BUILT_IN_NAMES = new Set([...FILESYSTEM_TOOLS.map((t) => t.name), 'execute_command', 'read_media']);
-
-/** Tools given in code (library callers), by agent id. */
-export type ToolsByAgent = Readonly<Record<string, readonly Tool[]>>;
 
 /**
  * The MCP settings of one config entry, with `type` made explicit and `cwd` resolved. A stdio server
@@ -94,39 +67,18 @@ function mcpSettings(
   };
 }
 
-/** Library tools must name agents that exist; a typo would silently leave an agent without tools. */
-function checkToolsByAgent(config: MassGenConfig, tools: ToolsByAgent): void {
-  const ids = config.agents.map((a) => a.id);
-  for (const id of Object.keys(tools)) {
-    if (ids.includes(id)) continue;
-    const near = closestMatch(id, ids);
-    throw new ConfigError(
-      `tools were given for agent "${id}", which is not in the config${near ? ` — did you mean "${near}"?` : ''}`,
-      {
-        hint: `agents: ${ids.join(', ')}`,
-      },
-    );
-  }
-}
-
 /**
- * Loads every agent's custom tools (their modules are imported now, so a missing file or export is a
- * config error before any agent starts). `baseDir` is the config file's folder: tool paths are
- * relative to it.
+ * Loads every agent's custom tools written in TypeScript or JavaScript (their modules are imported
+ * now, so a missing file or export is a config error before any agent starts); those written in
+ * Python are the python-tools capability's. `baseDir` is the config file's folder: tool paths are
+ * relative to it. Every entry's path is resolved here, so the notes on them keep the config's order.
  */
 export async function loadAgentCustomTools(
   config: MassGenConfig,
   baseDir: string,
-  extra: ToolsByAgent = {},
-  options: {
-    /** MassGen's configs name tool modules from the working directory: tried when not beside the config. */
-    project?: { dir: string; notes: string[]; trusted?: boolean };
-    /** The run's Python host, for tools written in Python (started on first use). */
-    python?: () => PythonHost;
-  } = {},
+  /** MassGen's configs name tool modules from the working directory: tried when not beside the config. */
+  project?: { dir: string; notes: string[]; trusted?: boolean },
 ): Promise<Tool[][]> {
-  checkToolsByAgent(config, extra);
-  const { project } = options;
   return Promise.all(
     config.agents.map(async (agent, index) => {
       const entries = agent.backend.custom_tools.map((entry, toolIndex) => ({
@@ -143,76 +95,105 @@ export async function loadAgentCustomTools(
         ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),
         ...(entry.read_only === undefined ? {} : { readOnly: entry.read_only }),
       }));
-      const isPython = (e: { path: string }) => path.extname(e.path).toLowerCase() === '.py';
-      const python = entries.filter(isPython);
-      const fromConfig = [
-        ...(await loadCustomTools(
-          entries.filter((e) => !isPython(e)),
-          { where: `agents[${index}].backend.custom_tools` },
-        )),
-        ...(python.length > 0 && options.python ? await loadPythonTools(python, options.python()) : []),
-      ];
-      const tools = [...fromConfig, ...(extra[agent.id] ?? [])];
-      const seen = new Set<string>();
-      for (const tool of tools) {
-        if (tool.name.startsWith('mcp__')) {
-          throw new ConfigError(
-            `agents[${index}] (${agent.id}): custom tool "${tool.name}" uses the mcp__ prefix`,
-            {
-              path: `agents[${index}].backend.custom_tools`,
-              hint: 'names starting with mcp__ are reserved for MCP server tools (mcp__<server>__<tool>)',
-            },
-          );
-        }
-        if (agent.backend.cwd !== undefined && BUILT_IN_NAMES.has(tool.name)) {
-          throw new ConfigError(
-            `agents[${index}] (${agent.id}): custom tool "${tool.name}" has the name of a built-in workspace tool`,
-            {
-              path: `agents[${index}].backend.custom_tools`,
-              hint: `agents with a workspace have ${[...BUILT_IN_NAMES].join(', ')}; rename the custom tool`,
-            },
-          );
-        }
-        if (seen.has(tool.name)) {
-          throw new ConfigError(`agents[${index}] (${agent.id}): two custom tools are named "${tool.name}"`, {
-            path: `agents[${index}].backend.custom_tools`,
-            hint: 'give each tool its own name',
-          });
-        }
-        seen.add(tool.name);
-      }
-      return tools;
+      return loadCustomTools(
+        entries.filter((e) => !isPythonToolPath(e.path)),
+        { where: `agents[${index}].backend.custom_tools` },
+      );
     }),
   );
 }
 
 /**
- * One agent's tool registry: its MCP servers (not started yet — the run starts them) and its custom
- * tools, behind the config's filters, timeout and result cap. Undefined when the agent has no tools.
+ * Every agent's custom tools: the config's, then those the capabilities add (Python's, the library's,
+ * memory's), in list order — none with a reserved or a built-in name, no name twice.
  */
-export function buildToolRegistry(
-  agent: AgentConfig,
-  customTools: readonly Tool[],
-  baseDir: string,
-  sandbox?: AgentSandbox,
-  skills: readonly Skill[] = [],
-  /** `tools.browser`: the agent's own Chromium (docs/browser.md). */
-  browser?: BrowserConfig,
-  /** `tools.computer`: the agent's own virtual desktop (docs/computer-use.md). */
-  computer?: ComputerConfig,
-  /** The modules of the skills, browser and computer tools (`loadToolFeatures`), when those are used. */
-  features: ToolFeatures = {},
+export function agentCustomTools(
+  config: MassGenConfig,
+  fromConfig: readonly (readonly Tool[])[],
+  parts: readonly CapabilityParts[],
+): Tool[][] {
+  return config.agents.map((agent, index) => {
+    const tools = [...(fromConfig[index] ?? []), ...parts.flatMap((part) => part.tools?.[agent.id] ?? [])];
+    const seen = new Set<string>();
+    for (const tool of tools) {
+      if (tool.name.startsWith('mcp__')) {
+        throw new ConfigError(
+          `agents[${index}] (${agent.id}): custom tool "${tool.name}" uses the mcp__ prefix`,
+          {
+            path: `agents[${index}].backend.custom_tools`,
+            hint: 'names starting with mcp__ are reserved for MCP server tools (mcp__<server>__<tool>)',
+          },
+        );
+      }
+      if (agent.backend.cwd !== undefined && BUILT_IN_NAMES.has(tool.name)) {
+        throw new ConfigError(
+          `agents[${index}] (${agent.id}): custom tool "${tool.name}" has the name of a built-in workspace tool`,
+          {
+            path: `agents[${index}].backend.custom_tools`,
+            hint: `agents with a workspace have ${[...BUILT_IN_NAMES].join(', ')}; rename the custom tool`,
+          },
+        );
+      }
+      if (seen.has(tool.name)) {
+        throw new ConfigError(`agents[${index}] (${agent.id}): two custom tools are named "${tool.name}"`, {
+          path: `agents[${index}].backend.custom_tools`,
+          hint: 'give each tool its own name',
+        });
+      }
+      seen.add(tool.name);
+    }
+    return tools;
+  });
+}
+
+/** What {@link buildToolRegistry} makes one agent's registry from. */
+export interface AgentRegistryInputs {
+  agent: AgentConfig;
+  /** Its position in `config.agents`. */
+  index: number;
+  /** Its custom tools (see {@link agentCustomTools}). */
+  customTools: readonly Tool[];
+  /** Relative paths in MCP settings resolve here (the config file's folder). */
+  baseDir: string;
+  /** Its workspace's sandbox: file tools, commands and confined MCP servers. */
+  sandbox?: AgentSandbox | undefined;
   /** What the agent's model takes besides text: with a workspace and some kind, `read_media` is offered. */
-  mediaIn?: MediaInput,
-): ToolRegistry | undefined {
-  const { backend } = agent;
+  mediaIn?: MediaInput | undefined;
+  /** What the run's capabilities add, in list order (their `equip`). */
+  parts?: readonly CapabilityParts[];
+}
+
+/** Asks each capability in turn what it gives the agent; each sees the sandbox as the ones before left it. */
+function equip(inputs: AgentRegistryInputs): {
+  first: ToolProvider[];
+  providers: ToolProvider[];
+  sandbox: AgentSandbox | undefined;
+} {
+  let sandbox = inputs.sandbox;
+  const first: ToolProvider[] = [];
   const providers: ToolProvider[] = [];
-  // Skills: load_skill, and their folders read-only in the sandbox (skills-tools.ts).
-  if (skills.length > 0) {
-    const withSkills = loadedFeature(features.skills, 'skills').toolProvider(skills, sandbox);
-    providers.push(withSkills.provider);
-    sandbox = withSkills.sandbox;
+  for (const part of inputs.parts ?? []) {
+    const equipment = part.equip?.({ agent: inputs.agent, index: inputs.index, sandbox });
+    if (!equipment) continue;
+    first.push(...(equipment.first ?? []));
+    providers.push(...(equipment.providers ?? []));
+    if (equipment.sandbox) sandbox = equipment.sandbox;
   }
+  return { first, providers, sandbox };
+}
+
+/**
+ * One agent's tool registry — what the capabilities put first (`load_skill`), its file tools,
+ * `read_media` and commands, its custom tools, what the capabilities add after them (the browser, the
+ * desktop, media generation) and its MCP servers (not started yet: the run starts them) — behind the
+ * config's filters, timeout and result cap. Undefined when the agent has no tools.
+ */
+export function buildToolRegistry(inputs: AgentRegistryInputs): ToolRegistry | undefined {
+  const { agent, customTools, baseDir, mediaIn } = inputs;
+  const { backend } = agent;
+  const equipment = equip(inputs);
+  const { sandbox } = equipment;
+  const providers: ToolProvider[] = [...equipment.first];
   if (sandbox) {
     providers.push(
       createFilesystemToolProvider({ checkPath: sandbox.checkPath, workspace: sandbox.workspace }),
@@ -250,13 +231,7 @@ export function buildToolRegistry(
     }
   }
   if (customTools.length > 0) providers.push(customToolProvider(customTools));
-  if (browser) providers.push(loadedFeature(features.browser, 'browser')(agent, browser, sandbox));
-  if (computer) providers.push(loadedFeature(features.computer, 'computer')(agent, computer, sandbox));
-  // enable_image/audio/video_generation: generate_image, generate_speech, transcribe, generate_video.
-  if (requestsMediaGeneration(agent)) {
-    const media = loadedFeature(features.mediaGeneration, 'mediaGeneration')(agent, sandbox);
-    if (media) providers.push(media);
-  }
+  providers.push(...equipment.providers);
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
     const provider = lazyMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.

@@ -1,9 +1,8 @@
 import { claudeSandboxMissing } from '../backends/harness/claude-code.js';
 import type { MassGenConfig } from '../config/index.js';
 import { sandboxSupport } from '../tools/execute-command/index.js';
+import type { Env } from '../types/env.js';
 import type { RunWarning } from '../types/events.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** Why a harness of `type` cannot be confined here, or null. */
 function unconfined(type: string, env: Env): string | null {

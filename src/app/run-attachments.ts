@@ -4,8 +4,9 @@ import { checkMediaForAgents, mediaInputOf, type AgentMediaInput } from '../medi
 import type { AttachmentInput, LoadedAttachments } from '../media/attachments.js';
 import type { RunWarning } from '../types/events.js';
 import { MEDIA_KINDS, type MediaPart } from '../types/media.js';
-import { resolveConfigPath } from './config-relative.js';
-import { resolveAgentSettings, type Env } from './build-agents.js';
+import { resolveConfigPath } from '../config/config-relative.js';
+import { resolveAgentSettings } from './backend-settings.js';
+import type { Env } from '../types/env.js';
 
 /** A run's attachments, and its question as the agents read it (the text attachments follow it). */
 export interface RunAttachments extends LoadedAttachments {

@@ -208,7 +208,13 @@ describe('execution_mode: docker on a machine without a Docker engine', () => {
       ]);
       const sandbox = prepared.sandboxes.get('agent_a')!;
       expect(sandbox.commands).toBe('sandbox');
-      const registry = buildToolRegistry(config.agents[0]!, [], dir, sandbox)!;
+      const registry = buildToolRegistry({
+        agent: config.agents[0]!,
+        index: 0,
+        customTools: [],
+        baseDir: dir,
+        sandbox,
+      })!;
       const result = await registry.execute(
         {
           id: 'c1',

@@ -22,7 +22,7 @@ import type { ToolContext } from '../types/tool.js';
 import { ConfigError, describeError } from '../types/errors.js';
 import type { RunWarning } from '../types/events.js';
 import { gitAvailable, type ContextPathInfo, type Reviewer, type RunWorkspaces } from '../workspace/index.js';
-import type { AgentSandbox } from './build-tools.js';
+import type { AgentSandbox } from '../tools/agent-sandbox.js';
 import { isolationSpecs, prepareWorkspaces } from './build-workspaces.js';
 import type { Env } from './build-agents.js';
 import { agentRuleSets } from './tool-permissions.js';

@@ -68,7 +68,11 @@ function real(folder: string): string[] {
  */
 export function agentRuleSets(
   config: MassGenConfig,
-  options: { workspaces: RunWorkspaces | null; contextPaths: readonly ContextPathInfo[]; first?: RuleList },
+  options: {
+    workspaces: RunWorkspaces | null;
+    contextPaths: readonly ContextPathInfo[];
+    first?: readonly RuleList[];
+  },
 ): Map<string, AgentRules> {
   const team: RuleList = {
     scope: 'team',
@@ -85,7 +89,7 @@ export function agentRuleSets(
     const seen = options.workspaces?.contextPathsOf(agent.id) ?? options.contextPaths;
     const cwd = options.workspaces?.workspaceOf(agent.id) ?? null;
     byAgent.set(agent.id, {
-      lists: options.first ? [options.first, own, team] : [own, team],
+      lists: [...(options.first ?? []), own, team],
       context: {
         cwd,
         // An own checkout's original is a root too: the sandbox shows the user's folder as well.
@@ -105,8 +109,8 @@ export function agentRuleSets(
 /**
  * The {@link ToolPolicy} of a run, or undefined when nothing decides on calls (no rules, calls run
  * without asking) — the run then behaves exactly as before. `held`: calls no rule matched wait for the
- * approver (`auto_approve: false`, or a library caller's `onToolApproval`). `first`: rules the run adds
- * itself (`memory.save: ask`), asked before every agent's and the team's. Path conditions see where a
+ * approver (`auto_approve: false`, or a library caller's `onToolApproval`). `first`: rules the run's
+ * capabilities add (`memory.save: ask`), asked before every agent's and the team's. Path conditions see where a
  * path argument really leads as well as its name.
  */
 export function buildToolPolicy(
@@ -115,9 +119,9 @@ export function buildToolPolicy(
     held: boolean;
     workspaces: RunWorkspaces | null;
     contextPaths: readonly ContextPathInfo[];
-    first?: RuleList;
+    first?: readonly RuleList[];
   },
 ): ToolPolicy | undefined {
-  if (!options.held && !hasPermissionRules(config) && !options.first) return undefined;
+  if (!options.held && !hasPermissionRules(config) && (options.first ?? []).length === 0) return undefined;
   return createRulePolicy(agentRuleSets(config, options), options.held ? 'ask' : 'allow', realPathOf);
 }

@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   loadDotEnv,
   validateConfigFile,
@@ -10,16 +8,15 @@ import {
 } from '../config/index.js';
 import { formatPath, parsePath, type PathSegment } from '../config/config-path.js';
 import { checkConfig } from '../config/parse-config.js';
+import { inFileOrder } from '../config/diagnostics.js';
 import { parseYamlSource, type ParsedSource } from '../config/yaml-source.js';
 import { ConfigError } from '../types/errors.js';
 import { isRecord } from '../util/guards.js';
-import { findBackendFactory } from '../backends/index.js';
-import { loadRunSkills } from './agent-skills.js';
-import { modelLabel, resolveAgentSettings, type Env } from './build-agents.js';
-import { resolveMediaModels } from './media-generation-provider.js';
+import { commandExists } from '../util/find-executable.js';
+import { modelLabel, resolveAgentSettings, type Env } from './backend-settings.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
-import { resolveConfigPath } from './config-relative.js';
-import { agentRoute, isPythonImportName } from './external-agents.js';
+import { capabilityProblems } from './capability-checks.js';
+import { resolveConfigPath } from '../config/config-relative.js';
 import { describeSandbox, planCommands } from './sandboxes.js';
 
 export interface ValidationReport {
@@ -81,7 +78,6 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     const problems: ConfigError[] = [];
     try {
       resolveAgentSettings(agent, index, env, problems);
-      resolveMediaModels(agent, env, { index, problems });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(error);
@@ -127,17 +123,6 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     if (!(error instanceof ConfigError)) throw error;
     report.errors.push(asDiagnostic(error));
   }
-  // Agents from other frameworks: their module must be there (it is imported only when a run starts).
-  config.agents.forEach((agent, index) => {
-    const { module } = agent.backend;
-    if (module === undefined || !findBackendFactory(agent.backend.type)?.external) return;
-    // A Python agent may name a module (`pkg.mod`) rather than a file.
-    if (['external', 'ag2'].includes(agent.backend.type) && isPythonImportName(module)) return;
-    const where = `agents[${index}].backend.module`;
-    const file = resolveConfigPath(module, where, { baseDir: path.dirname(report.file), projectDir: cwd });
-    if (!existsSync(file))
-      report.errors.push({ path: where, message: `${where}: agent module not found: ${file}` });
-  });
   // Attachments are read when a run starts (URLs downloaded then): a missing file is said now.
   config.attachments.forEach((file, index) => {
     if (/^https?:\/\//i.test(file)) return;
@@ -149,12 +134,14 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
         message: `${where}: file not found: ${found} (a run stops there)`,
       });
   });
-  const toolProblems = toolFileProblems(config, { baseDir: path.dirname(report.file), projectDir: cwd }, env);
+  const place = { baseDir: path.dirname(report.file), projectDir: cwd, env };
+  const toolProblems = toolFileProblems(config, place);
   report.errors.push(...toolProblems.errors);
   report.warnings.push(...toolProblems.warnings);
-  // Skills: a malformed SKILL.md or a missing folder is a warning, as at the start of a run.
-  const skills = loadRunSkills(config, { baseDir: path.dirname(report.file), projectDir: cwd });
-  report.warnings.push(...(skills?.warnings ?? []).map((w) => ({ path: w.key ?? '', message: w.message })));
+  // Memory, skills, media generation, Python tools, external agents: each checks what it would use.
+  const fromCapabilities = capabilityProblems(config, place);
+  report.errors.push(...fromCapabilities.errors);
+  report.warnings.push(...fromCapabilities.warnings);
   if (past) {
     // Found on the file without the keys the schema refused: a problem about one of those keys (or the
     // key a misspelt one was meant to be) is that problem again, not a new one. An agent whose id was
@@ -227,18 +214,6 @@ function withPosition(diagnostic: ConfigDiagnostic, source: ParsedSource): Confi
   return position ? { ...diagnostic, line: position.line, column: position.column } : diagnostic;
 }
 
-/** Problems in the order of the file (a stable sort: those without a position keep theirs, at the end). */
-const inFileOrder = (diagnostics: ConfigDiagnostic[]): ConfigDiagnostic[] =>
-  diagnostics
-    .map((diagnostic, index) => ({ diagnostic, index }))
-    .sort(
-      (a, b) =>
-        (a.diagnostic.line ?? Infinity) - (b.diagnostic.line ?? Infinity) ||
-        (a.diagnostic.column ?? 0) - (b.diagnostic.column ?? 0) ||
-        a.index - b.index,
-    )
-    .map(({ diagnostic }) => diagnostic);
-
 /** Removes the value at `segments` from `root`; false when there was nothing there. */
 function removeAt(root: unknown, segments: readonly PathSegment[]): boolean {
   let node: unknown = root;
@@ -283,145 +258,39 @@ function checkPastSchemaProblems(
   return undefined;
 }
 
-/** True when `command` names a file that exists, directly or on the PATH of `env`. */
-function commandExists(command: string, env: Env, cwd: string): boolean {
-  if (command.includes('/') || command.includes('\\')) return existsSync(path.resolve(cwd, command));
-  const extensions = process.platform === 'win32' ? ['', '.exe', '.cmd', '.bat'] : [''];
-  return (env.PATH ?? '')
-    .split(path.delimiter)
-    .filter((dir) => dir !== '')
-    .some((dir) => extensions.some((ext) => existsSync(path.join(dir, command + ext))));
-}
-
-/**
- * What can be checked about tools without running anything: custom tool modules must exist (an
- * error: the run would stop), MCP commands should be found (a warning: PATH differs between shells).
- */
 const asDiagnostic = (error: ConfigError): ConfigDiagnostic => ({
   path: error.path ?? '',
   message: error.message,
   ...(error.hint ? { hint: error.hint } : {}),
 });
 
-/** massgen's Python bridge (`python/` beside `src/` and `dist/`), whose table says what each framework imports. */
-const PYTHON_DIR = fileURLToPath(new URL('../../python', import.meta.url));
-
-/** Asks `python` (with this environment's PYTHONPATH) whether it finds a framework's module, without importing it. */
-const FRAMEWORK_CHECK = [
-  'import importlib.util, json, sys',
-  'sys.path.insert(0, sys.argv[1])',
-  'from massgen_bridge.agents import FRAMEWORKS',
-  'need = FRAMEWORKS.get(sys.argv[2])',
-  'found = need is None or importlib.util.find_spec(need[0]) is not None',
-  'print(json.dumps(None if found else {"module": need[0], "package": need[1]}))',
-].join('\n');
-
 /**
- * The module and pip package a Python framework needs when `python` cannot import it (what the run's
- * bridge would stop on, said before the run); null when it can, or when the check itself cannot run.
+ * What can be checked about tools without running anything: custom tool modules must exist (an
+ * error: the run would stop), MCP commands should be found (a warning: PATH differs between shells).
  */
-function missingFramework(
-  python: string,
-  framework: string,
-  env: Env,
-  cwd: string,
-  checked: Map<string, { module: string; package: string } | null>,
-): { module: string; package: string } | null {
-  const key = `${python}\u0000${framework}`;
-  if (checked.has(key)) return checked.get(key)!;
-  const run = spawnSync(python, ['-c', FRAMEWORK_CHECK, PYTHON_DIR, framework], {
-    cwd,
-    env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  let missing: { module: string; package: string } | null = null;
-  try {
-    if (run.status === 0) missing = JSON.parse(run.stdout.trim()) as typeof missing;
-  } catch {
-    missing = null;
-  }
-  checked.set(key, missing);
-  return missing;
-}
-
-/** The warning for something at `where` that runs in Python, when the interpreter is not found. */
-function pythonMissing(
-  config: MassGenConfig,
-  where: string,
-  notFound: (python: string) => string,
-): ConfigDiagnostic {
-  const python = config.python ?? 'python3';
-  return {
-    path: where,
-    message: `${where}: ${notFound(python)}${python.includes('/') ? '' : ' on PATH'}`,
-    hint: 'install Python 3.9 or newer, or set python: to the interpreter',
-  };
-}
-
 function toolFileProblems(
   config: MassGenConfig,
-  dirs: { baseDir: string; projectDir: string },
-  env: Env,
+  place: { baseDir: string; projectDir: string; env: Env },
 ): { errors: ConfigDiagnostic[]; warnings: ConfigDiagnostic[] } {
-  const { baseDir } = dirs;
+  const { baseDir, projectDir, env } = place;
   const errors: ConfigDiagnostic[] = [];
   const warnings: ConfigDiagnostic[] = [];
-  const frameworksChecked = new Map<string, { module: string; package: string } | null>();
   config.agents.forEach((agent, index) => {
-    let route;
-    try {
-      route = agentRoute(config, index);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      errors.push(asDiagnostic(error));
-    }
-    if (route?.kind === 'python' && !commandExists(config.python ?? 'python3', env, baseDir)) {
-      warnings.push(
-        pythonMissing(
-          config,
-          `agents[${index}].backend`,
-          (python) => `the ${route.framework} agent runs in Python, and ${python} was not found`,
-        ),
-      );
-    } else if (route?.kind === 'python' && route.adapter === undefined) {
-      const python = config.python ?? 'python3';
-      const missing = missingFramework(python, route.framework, env, baseDir, frameworksChecked);
-      if (missing) {
-        const where = `agents[${index}].backend`;
-        warnings.push({
-          path: where,
-          message: `${where}: the ${route.framework} agent needs the Python package ${missing.package}, which ${python} cannot import (no module named "${missing.module}")`,
-          hint: `pip install '${missing.package}' (with the pip of ${python}), or set python: to an interpreter that has it`,
-        });
-      }
-    }
     agent.backend.custom_tools.forEach((tool, toolIndex) => {
       const where = `agents[${index}].backend.custom_tools[${toolIndex}].path`;
       const notes: string[] = [];
-      const file = resolveConfigPath(tool.path, where, { ...dirs, notes });
+      const file = resolveConfigPath(tool.path, where, { baseDir, projectDir, notes });
       warnings.push(...notes.map((message) => ({ path: where, message })));
       if (!existsSync(file)) {
-        const fromProject = path.resolve(dirs.projectDir, tool.path);
+        const fromProject = path.resolve(projectDir, tool.path);
         const also = path.isAbsolute(tool.path) || fromProject === file ? '' : ` (nor ${fromProject})`;
         errors.push({ path: where, message: `${where}: custom tool module not found: ${file}${also}` });
-      } else if (
-        path.extname(file).toLowerCase() === '.py' &&
-        !commandExists(config.python ?? 'python3', env, baseDir)
-      ) {
-        warnings.push(
-          pythonMissing(
-            config,
-            where,
-            (python) => `a Python custom tool needs ${python}, which was not found`,
-          ),
-        );
       }
     });
     for (const [name, server] of Object.entries(agent.backend.mcp_servers)) {
       if (server.command === undefined) continue;
       const cwd = server.cwd === undefined ? baseDir : path.resolve(baseDir, server.cwd);
-      if (!commandExists(server.command, env, cwd)) {
+      if (!commandExists(server.command, env.PATH, cwd)) {
         const where = `agents[${index}].backend.mcp_servers.${name}.command`;
         warnings.push({
           path: where,

@@ -1,6 +1,8 @@
+import { isLoopbackHost } from '../util/ip-address.js';
+
 /**
- * True when `url` points at this machine (`localhost`, `127.0.0.0/8`, `::1`): local servers usually
- * need no API key.
+ * True when `url` points at this machine (`localhost` and its subdomains, a loopback address): local
+ * servers usually need no API key.
  */
 export function isLoopbackUrl(url: string | undefined): boolean {
   if (url === undefined) return false;
@@ -10,11 +12,5 @@ export function isLoopbackUrl(url: string | undefined): boolean {
   } catch {
     return false;
   }
-  if (hostname.startsWith('[') && hostname.endsWith(']')) hostname = hostname.slice(1, -1);
-  return (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname === '::1' ||
-    /^127(?:\.\d{1,3}){3}$/.test(hostname)
-  );
+  return hostname.endsWith('.localhost') || isLoopbackHost(hostname);
 }

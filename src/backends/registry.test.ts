@@ -38,6 +38,7 @@ describe('isLoopbackUrl', () => {
     ['http://127.0.0.1:8080/v1', true],
     ['http://127.1.2.3/v1', true],
     ['http://[::1]:8000/v1', true],
+    ['http://[::ffff:127.0.0.1]:8000/v1', true],
     ['http://app.localhost/v1', true],
     ['http://127.0.0.1.example.com/v1', false],
     ['http://10.0.0.5/v1', false],

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { ExitCode, MassGenError, describeError } from '../types/errors.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './cli-io.js';
 import { commanderExit, setUpSubcommand } from './subcommand-setup.js';
 
 /** The commands for coding agents and outside orchestrators: `massgen mcp`, `massgen skill`, `massgen step`. */

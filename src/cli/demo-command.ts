@@ -5,7 +5,9 @@ import { Command } from 'commander';
 import type { ServeServer } from '../server/openai/serve-server.js';
 import type { WebServer } from '../server/web/web-server.js';
 import { ExitCode } from '../types/errors.js';
-import { runCli, stoppedBy, type CliIo } from './main.js';
+import type { CliIo } from './cli-io.js';
+import { runCli } from './main.js';
+import { stoppedBy } from './subcommand-setup.js';
 import { commanderExit, setUpSubcommand } from './subcommand-setup.js';
 
 /** The scripted team every demo runs: `examples/demo/team.yaml`, shipped with the package. */

@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 import { loadUserEnv } from '../app/essentials.js';
-import { openMemoryAdmin, type MemoryRecord } from '../app/memory-admin.js';
+import { openMemoryAdmin, type MemoryRecord } from '../memory/admin.js';
 import { ConfigError, describeError, ExitCode } from '../types/errors.js';
 import { inertJson, inertWriter } from '../util/terminal-text.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './cli-io.js';
 import { projectEnvAllowed } from './project-trust-gate.js';
 
 interface MemoryArgs {

@@ -6,7 +6,7 @@ import { isLiveViewSupported, startLiveViewLazily } from '../tui/live-view-entry
 import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from './approval-prompt.js';
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
-import { memorySaveAsks } from '../app/run-memory-setup.js';
+import { memorySaveAsks } from '../memory/capability.js';
 import { holdsToolCalls } from '../app/tool-permissions.js';
 import { createFileApprovals, createFileReviews, type FileAnswerer } from '../app/file-handshake.js';
 import { createReviewPrompt } from './review-prompt.js';

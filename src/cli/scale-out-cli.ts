@@ -1,5 +1,5 @@
 import { ExitCode, describeError } from '../types/errors.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './cli-io.js';
 import { commanderExit, progressIo, setUpSubcommand } from './subcommand-setup.js';
 
 /** The commands that run many questions: `massgen batch`, `massgen worker`, `massgen queue`, `massgen eval`. */

@@ -1,9 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Env } from '../app/index.js';
 import type { Write } from '../app/plain-display.js';
-import { CancelledError, describeError, ExitCode } from '../types/errors.js';
+import { CancelledError, ExitCode, describeError } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
 import type { ServeServer } from '../server/openai/serve-server.js';
+import { printError, type CliIo } from './cli-io.js';
+import { projectConfigFilter } from './project-trust-gate.js';
+import { commanderExit, setUpSubcommand, stoppedBy } from './subcommand-setup.js';
 
 /** `massgen serve`'s own command line. */
 export interface ServeOptions {
@@ -253,4 +256,30 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 function stoppingLine(inFlight: number): string {
   if (inFlight === 0) return 'massgen serve: stopping (no runs in flight)';
   return `massgen serve: stopping: ${plural(inFlight, 'run')} in flight, cancelling — press Ctrl-C again to quit now`;
+}
+
+/** `massgen serve …`: parses its command line and serves until the process is asked to stop. */
+export async function runServeCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let options: ServeOptions;
+  try {
+    options = parseServeArgs(argv);
+  } catch (error) {
+    const parseExit = commanderExit('', error, io);
+    if (parseExit !== undefined) return parseExit;
+    printError(io, error, false);
+    return ExitCode.config;
+  }
+  // Its lines quote what HTTP clients sent (the model name) and errors: inert as well as scrubbed.
+  const { env, scrub } = setUpSubcommand(io);
+  return runServeCommand(options, {
+    cwd: io.cwd,
+    env,
+    projectConfigs: projectConfigFilter(io),
+    stdout: io.stdout,
+    stderr: io.stderr,
+    // The first Ctrl-C/SIGTERM drains the server, the second quits at once: serve takes the signals.
+    ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}),
+    stopped: stoppedBy(io.signal),
+    scrub,
+  });
 }

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import {
   acceptProposedSkill,
-  configuredSkillsFolders,
   discoverSkills,
   formatSkillProblem,
   listProposedSkills,
   readSkill,
   skillDirsIn,
   type SkillProblem,
-} from '../app/agent-skills.js';
+} from '../skills/index.js';
+import { configuredSkillsFolders } from '../skills/run-skills.js';
 import { discoverConfig, isExampleRef, resolveExampleRef } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 import { ConfigError, describeError, ExitCode, MassGenError } from '../types/errors.js';

@@ -13,7 +13,7 @@ import {
 } from '../app/project-trust.js';
 import { describeError, ExitCode } from '../types/errors.js';
 import { inertText } from '../util/terminal-text.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './cli-io.js';
 import { commanderExit } from './subcommand-setup.js';
 
 interface TrustArgs {

@@ -1,4 +1,5 @@
 import { ConfigError } from '../types/errors.js';
+import { formatPath } from './config-path.js';
 
 /** One problem found in a config, in a shape front ends can print or emit as JSON. */
 export interface ConfigDiagnostic {
@@ -69,4 +70,35 @@ export interface ConfigProblem {
   message: string;
   hint?: string;
   at?: 'key' | 'value';
+}
+
+/** Finds where a problem sits in the source text (1-based), when the config came from a file. */
+export type ProblemLocator = (problem: ConfigProblem) => { line: number; column: number } | undefined;
+
+/** Problems placed in their file (when `locate` finds them), in file order. */
+export function toDiagnostics(
+  problems: readonly ConfigProblem[],
+  locate: ProblemLocator | undefined,
+): ConfigDiagnostic[] {
+  return inFileOrder(
+    problems.map((problem): ConfigDiagnostic => {
+      const position = locate?.(problem);
+      return {
+        path: formatPath(problem.path),
+        message: problem.message,
+        ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+        ...(position === undefined ? {} : { line: position.line, column: position.column }),
+      };
+    }),
+  );
+}
+
+/**
+ * Diagnostics in the order of their file, which reads naturally; those without a position keep their
+ * relative order, at the end (the sort is stable).
+ */
+export function inFileOrder(diagnostics: readonly ConfigDiagnostic[]): ConfigDiagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
+  );
 }

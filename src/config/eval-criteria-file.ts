@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { EvalCriteriaSchema, type EvalCriteria } from '../types/criteria-schema.js';
-import { formatPath } from './config-path.js';
-import { ConfigValidationError, type ConfigDiagnostic } from './diagnostics.js';
+import { ConfigValidationError, toDiagnostics } from './diagnostics.js';
 import { schemaTree, type SchemaNode } from './schema-keys.js';
 import { parseYamlSource } from './yaml-source.js';
 import { DEFAULT_MESSAGE, issuesToProblems } from './zod-issues.js';
@@ -64,16 +63,6 @@ export function loadEvalCriteriaFile(path: string, cwd: string): EvalCriteria {
     data: parsed.data,
     raw: parsed.data,
   });
-  const diagnostics: ConfigDiagnostic[] = problems
-    .map((problem) => {
-      const position = parsed.locate(problem);
-      return {
-        path: formatPath(problem.path),
-        message: problem.message,
-        ...(problem.hint === undefined ? {} : { hint: problem.hint }),
-        ...(position === undefined ? {} : { line: position.line, column: position.column }),
-      };
-    })
-    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+  const diagnostics = toDiagnostics(problems, parsed.locate);
   throw new ConfigValidationError(diagnostics, { source: path });
 }

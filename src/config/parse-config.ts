@@ -1,6 +1,10 @@
-import { formatPath } from './config-path.js';
 import { deepFreeze } from './deep-freeze.js';
-import { ConfigValidationError, type ConfigDiagnostic, type ConfigProblem } from './diagnostics.js';
+import {
+  ConfigValidationError,
+  toDiagnostics,
+  type ConfigDiagnostic,
+  type ProblemLocator,
+} from './diagnostics.js';
 import { interpolateEnv, type ConfigEnv } from './interpolate-env.js';
 import { readMassGenFormat } from './massgen-compat.js';
 import { agentListProblems, MassGenConfigSchema, type MassGenConfig } from './schema.js';
@@ -28,8 +32,7 @@ export function configNotes(config: MassGenConfig): readonly ConfigDiagnostic[] 
   return notesByConfig.get(config) ?? [];
 }
 
-/** Finds where a problem sits in the source text (1-based), when the config came from a file. */
-export type ProblemLocator = (problem: ConfigProblem) => { line: number; column: number } | undefined;
+export type { ProblemLocator } from './diagnostics.js';
 
 export interface CheckConfigOptions extends ParseConfigOptions {
   locate?: ProblemLocator;
@@ -42,28 +45,6 @@ const schemaKeys = (): SchemaNode => (tree ??= schemaTree(MassGenConfigSchema));
 /** True when `inner` is `outer` or lies beneath it. */
 const within = (inner: readonly (string | number)[], outer: readonly (string | number)[]): boolean =>
   outer.length <= inner.length && outer.every((segment, index) => inner[index] === segment);
-
-function toDiagnostics(problems: ConfigProblem[], locate: ProblemLocator | undefined): ConfigDiagnostic[] {
-  const diagnostics = problems.map((problem): ConfigDiagnostic => {
-    const position = locate?.(problem);
-    return {
-      path: formatPath(problem.path),
-      message: problem.message,
-      ...(problem.hint === undefined ? {} : { hint: problem.hint }),
-      ...(position === undefined ? {} : { line: position.line, column: position.column }),
-    };
-  });
-  // File order reads naturally; problems without a position keep their relative order at the end.
-  return diagnostics
-    .map((diagnostic, index) => ({ diagnostic, index }))
-    .sort(
-      (a, b) =>
-        (a.diagnostic.line ?? Infinity) - (b.diagnostic.line ?? Infinity) ||
-        (a.diagnostic.column ?? 0) - (b.diagnostic.column ?? 0) ||
-        a.index - b.index,
-    )
-    .map(({ diagnostic }) => diagnostic);
-}
 
 /**
  * Validates a parsed config without throwing: every problem is returned. `config` is present

@@ -1,7 +1,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import type { PathSegment } from './config-path.js';
 import type { ConfigDiagnostic, ConfigProblem } from './diagnostics.js';
-import type { ProblemLocator } from './parse-config.js';
+import type { ProblemLocator } from './diagnostics.js';
 
 /** A config file's text after YAML parsing: the data, any syntax problems, and a way back to positions. */
 export interface ParsedSource {

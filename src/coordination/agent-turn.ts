@@ -167,7 +167,11 @@ export async function runCoordinationTurn(
     );
     const offered = new Set(ownTools.map((t) => t.name));
     messages.push(
-      ...(await executeToolCalls(ctx, agentId, 'coordination', registry, offered, otherCalls, signal)),
+      ...(await executeToolCalls(
+        ctx,
+        { agentId, phase: 'coordination', registry, offered, signal },
+        otherCalls,
+      )),
     );
 
     // The checklist (submit_checklist) is answered with its verdict; the turn goes on from there.

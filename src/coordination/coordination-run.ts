@@ -16,20 +16,22 @@ import { FailureLog } from './agent-failures.js';
 import { CoordinationLoop, type LoopHost } from './coordination-loop.js';
 import { EventScrubber } from './event-scrubbing.js';
 import { CoordinationState } from './coordination-state.js';
-import { classifyTools, type PlanningPolicy } from './planning.js';
+import { classifyTools } from './planning.js';
+import type { PlanningPolicy } from './planning-policy.js';
 import { closeTools, concludeWorkspaces, hasWorkspacesToConclude, startTools } from './run-resources.js';
 import { thrownOutcome, type ConcludedRun, type StopReason } from './run-outcome.js';
 import { runSingleAgent } from './single-agent.js';
-import { AnswerNowRequested, checkAnswerNow, checkSteering, HumanInbox } from './steering.js';
+import { AnswerNowRequested, checkAnswerNow, checkSteering } from './steering.js';
+import { HumanInbox } from './human-inbox.js';
 import { runStep } from './step-turn.js';
 import { assignPersonas, paraphraseQuestion } from './diversity.js';
 import { UsageMeter } from './usage-meter.js';
 import { mediaForModel, type MediaForAgent } from './media-filter.js';
 import { mediaRef, type MediaPart } from '../types/media.js';
 import { islandsOf, visibleSets } from './visibility.js';
-import type { DecompositionPlan } from './quality/decomposition.js';
+import type { DecompositionPlan } from './quality/decomposition-plan.js';
 import type { QualityBook } from './quality/quality-book.js';
-import type { TurnPolicyPicker } from './quality/turn-policy.js';
+import type { TurnPolicyPicker } from './run-context.js';
 import { replayStepRecord, stepRoster, stepWorkspaces, type StepRequest } from './step-action.js';
 import {
   turnCeiling,
@@ -48,6 +50,28 @@ const reachesProvider = (input: RunEventInput): boolean =>
   input.type === 'agent.step.finished' ||
   input.type === 'agent.text.delta' ||
   (input.type === 'agent.step.retrying' && input.responded === true);
+
+/** What one run is made of: the orchestrator's agents and settings, and this call's question and options. */
+export interface CoordinationRunOptions {
+  runId: string;
+  question: string;
+  history: readonly HistoryTurn[];
+  settings: CoordinationSettings;
+  clock: Clock;
+  agents: readonly AgentSpec[];
+  /** The caller's signal: aborting it cancels the run. */
+  signal?: AbortSignal | undefined;
+  approver?: ToolApprover;
+  /** The permission rules, asked before the approver (docs/permissions.md). */
+  toolPolicy?: ToolPolicy;
+  workspaces?: WorkspaceHooks;
+  warnings?: readonly RunWarning[];
+  scrubber?: SecretScrubber;
+  /** Step mode: one agent's one action against a recorded session (see step-action.ts). */
+  step?: StepRequest;
+  /** Media the user attached to the question. */
+  attachments?: readonly MediaPart[];
+}
 
 /**
  * One run of the protocol: owns its state, emits every fact as a `RunEvent`, enforces timeouts, the
@@ -90,27 +114,21 @@ export class CoordinationRun implements LoopHost {
   private cancelRequested = false;
   readonly attachments: readonly MediaPart[];
 
-  constructor(
-    readonly runId: string,
-    readonly question: string,
-    readonly history: readonly HistoryTurn[],
-    readonly settings: CoordinationSettings,
-    readonly clock: Clock,
-    agents: readonly AgentSpec[],
-    private readonly externalSignal: AbortSignal | undefined,
-    options: {
-      approver?: ToolApprover;
-      /** The permission rules, asked before the approver (docs/permissions.md). */
-      toolPolicy?: ToolPolicy;
-      workspaces?: WorkspaceHooks;
-      warnings?: readonly RunWarning[];
-      scrubber?: SecretScrubber;
-      /** Step mode: one agent's one action against a recorded session (see step-action.ts). */
-      step?: StepRequest;
-      /** Media the user attached to the question. */
-      attachments?: readonly MediaPart[];
-    } = {},
-  ) {
+  readonly runId: string;
+  readonly question: string;
+  readonly history: readonly HistoryTurn[];
+  readonly settings: CoordinationSettings;
+  readonly clock: Clock;
+  private readonly externalSignal: AbortSignal | undefined;
+
+  constructor(options: CoordinationRunOptions) {
+    const { settings, clock, agents } = options;
+    this.runId = options.runId;
+    this.question = options.question;
+    this.history = options.history;
+    this.settings = settings;
+    this.clock = clock;
+    this.externalSignal = options.signal;
     this.step = options.step ?? null;
     this.attachments = options.attachments ?? [];
     this.state = this.step
@@ -137,7 +155,7 @@ export class CoordinationRun implements LoopHost {
     this.toolPolicy = options.toolPolicy;
     this.workspaces =
       this.step && options.workspaces ? stepWorkspaces(options.workspaces) : options.workspaces;
-    const { controller, dispose } = linkedAbortController(externalSignal);
+    const { controller, dispose } = linkedAbortController(options.signal);
     this.runAbort = controller;
     this.disposeRunAbort = dispose;
     this.meter = new UsageMeter(agents.map((a) => a.id));

@@ -128,24 +128,22 @@ export class Orchestrator {
   }
 
   private createRun(question: string, options: RunOptions): CoordinationRun {
-    return new CoordinationRun(
-      options.runId ?? newRunId(this.clock),
+    return new CoordinationRun({
+      runId: options.runId ?? newRunId(this.clock),
       question,
-      options.history ?? [],
-      this.settings,
-      this.clock,
-      this.agents,
-      options.signal,
-      {
-        ...(this.approver ? { approver: this.approver } : {}),
-        ...(this.toolPolicy ? { toolPolicy: this.toolPolicy } : {}),
-        ...(this.workspaces ? { workspaces: this.workspaces } : {}),
-        warnings: this.warnings,
-        ...(this.scrubber ? { scrubber: this.scrubber } : {}),
-        ...(options.step ? { step: options.step } : {}),
-        ...(options.attachments ? { attachments: options.attachments } : {}),
-      },
-    );
+      history: options.history ?? [],
+      settings: this.settings,
+      clock: this.clock,
+      agents: this.agents,
+      signal: options.signal,
+      ...(this.approver ? { approver: this.approver } : {}),
+      ...(this.toolPolicy ? { toolPolicy: this.toolPolicy } : {}),
+      ...(this.workspaces ? { workspaces: this.workspaces } : {}),
+      warnings: this.warnings,
+      ...(this.scrubber ? { scrubber: this.scrubber } : {}),
+      ...(options.step ? { step: options.step } : {}),
+      ...(options.attachments ? { attachments: options.attachments } : {}),
+    });
   }
 }
 

@@ -44,7 +44,11 @@ export async function runAnswerLoop(
     messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
     const offered = new Set(tools.map((t) => t.name));
     messages.push(
-      ...(await executeToolCalls(ctx, agentId, 'presentation', registry, offered, output.toolCalls, signal)),
+      ...(await executeToolCalls(
+        ctx,
+        { agentId, phase: 'presentation', registry, offered, signal },
+        output.toolCalls,
+      )),
     );
   }
   throw new ModelBehaviourError(enforcement.tooManySteps(ctx.settings.maxStepsPerTurn));
@@ -74,20 +78,27 @@ export function finishPresentation(
   return content;
 }
 
+/** A final answer to present: who, from which messages, and what stands if that fails. */
+export interface Presentation {
+  /** The presenting agent's index. */
+  presenter: number;
+  messages: readonly ChatMessage[];
+  /** The answer when the call fails or comes back empty. */
+  fallback: string;
+  /** The error recorded when it comes back empty. */
+  emptyMessage: string;
+  signal: AbortSignal;
+  /** Whether the run was cancelled: a failure then propagates instead of falling back. */
+  isCancelled: () => boolean;
+}
+
 /**
  * The presenter's final answer from `messages` (a presentation or a decomposition's assembly). If the
  * call fails (for any reason but cancellation) or comes back empty, `fallback` is the answer instead:
  * a run that converged never ends without one.
  */
-export async function presentOrFallBack(
-  ctx: RunContext,
-  presenter: number,
-  messages: readonly ChatMessage[],
-  fallback: string,
-  emptyMessage: string,
-  signal: AbortSignal,
-  isCancelled: () => boolean,
-): Promise<string> {
+export async function presentOrFallBack(ctx: RunContext, presentation: Presentation): Promise<string> {
+  const { presenter, messages, fallback, emptyMessage, signal, isCancelled } = presentation;
   try {
     const text = await runAnswerLoop(ctx, presenter, messages, signal);
     if (text === '') {
@@ -164,15 +175,14 @@ export async function presentFinalAnswer(
         : presentationUserMessage(ctx.question, ctx.history, answers, votes, ctx.restartNotes),
     ),
   ];
-  return presentOrFallBack(
-    ctx,
-    winnerIndex,
+  return presentOrFallBack(ctx, {
+    presenter: winnerIndex,
     messages,
-    stored,
-    'the presentation was empty',
+    fallback: stored,
+    emptyMessage: 'the presentation was empty',
     signal,
     isCancelled,
-  );
+  });
 }
 
 export { errorInfo };

@@ -5,11 +5,11 @@ import type { ToolApprover, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { CoordinationState } from './coordination-state.js';
-import type { PlanningPolicy } from './planning.js';
-import type { HumanInbox } from './steering.js';
-import type { DecompositionPlan } from './quality/decomposition.js';
+import type { PlanningPolicy } from './planning-policy.js';
+import type { HumanInbox } from './human-inbox.js';
+import type { DecompositionPlan } from './quality/decomposition-plan.js';
 import type { QualityBook } from './quality/quality-book.js';
-import type { TurnPolicyPicker } from './quality/turn-policy.js';
+import type { TurnPolicy } from './quality/turn-policy.js';
 import type { Clock, CoordinationSettings, HistoryTurn } from './settings.js';
 
 /** What the step, turn and presentation modules share during one run. */
@@ -65,6 +65,13 @@ export interface RunContext {
   /** The user's steering messages (docs/protocol.md "Steering"); absent where nobody can steer. */
   readonly inbox?: HumanInbox;
 }
+
+/** Picks the policy of one agent's coordination turn (`turnPolicyFor`), null for plain voting. */
+export type TurnPolicyPicker = (
+  ctx: RunContext,
+  agentIndex: number,
+  finalRound: boolean,
+) => TurnPolicy | null;
 
 export interface StepTarget {
   agentIndex: number;

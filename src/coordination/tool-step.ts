@@ -7,19 +7,26 @@ import { describeError } from '../types/errors.js';
 import type { RunContext } from './run-context.js';
 import { enforcement } from './prompts.js';
 
+/** Where tool calls are made: one agent's registry in one phase, under its turn's signal. */
+export interface CallSite {
+  agentId: string;
+  phase: Phase;
+  registry: ToolRegistry;
+  signal: AbortSignal;
+  /** The tools the model was offered: a call to any other is answered as unknown. */
+  offered: ReadonlySet<string>;
+}
+
 /**
  * Executes ordinary (non-workflow) tool calls through the agent's registry, one after another, and
  * returns the tool messages to append. Tool failures become tool-error results, never exceptions.
  */
 export async function executeToolCalls(
   ctx: RunContext,
-  agentId: string,
-  phase: Phase,
-  registry: ToolRegistry,
-  offered: ReadonlySet<string>,
+  site: CallSite,
   calls: readonly ToolCall[],
-  signal: AbortSignal,
 ): Promise<ChatMessage[]> {
+  const { agentId, phase, registry, offered, signal } = site;
   const messages: ChatMessage[] = [];
   for (const call of calls) {
     if (signal.aborted) throw signal.reason;
@@ -45,8 +52,8 @@ export async function executeToolCalls(
       deferred = true;
     } else {
       const denial = ctx.toolPolicy
-        ? await decideCall(ctx, ctx.toolPolicy, registry, agentId, phase, call, signal)
-        : await askApproval(ctx, agentId, phase, call, signal);
+        ? await decideCall(ctx, ctx.toolPolicy, site, call)
+        : await askApproval(ctx, site, call);
       if (denial !== null) {
         content = denial;
         isError = true;
@@ -98,28 +105,20 @@ export async function executeToolCalls(
  * Holds the call for approval when an approver is configured. Returns null when the call may run,
  * else the tool-error text for the model.
  */
-async function askApproval(
-  ctx: RunContext,
-  agentId: string,
-  phase: Phase,
-  call: ToolCall,
-  signal: AbortSignal,
-): Promise<string | null> {
+async function askApproval(ctx: RunContext, site: CallSite, call: ToolCall): Promise<string | null> {
   if (!ctx.approver) return null;
-  const decision = await holdForApproval(ctx, ctx.approver, agentId, phase, call, signal);
+  const decision = await holdForApproval(ctx, site, call, { approver: ctx.approver });
   return decision.approved ? null : enforcement.deniedCall(call.name, decision.reason);
 }
 
 /** Emits `tool.approval.requested`, waits for the approver, emits `tool.approval.resolved`. */
 async function holdForApproval(
   ctx: RunContext,
-  approver: ToolApprover,
-  agentId: string,
-  phase: Phase,
+  site: CallSite,
   call: ToolCall,
-  signal: AbortSignal,
-  rule?: PermissionRuleRef,
+  { approver, rule }: { approver: ToolApprover; rule?: PermissionRuleRef | undefined },
 ): Promise<ToolApprovalDecision> {
+  const { agentId, phase, signal } = site;
   const request = {
     agentId,
     phase,
@@ -156,12 +155,10 @@ const NOBODY_TO_ASK = 'a permission rule asks for approval, but nobody can answe
 async function decideCall(
   ctx: RunContext,
   policy: ToolPolicy,
-  registry: ToolRegistry,
-  agentId: string,
-  phase: Phase,
+  site: CallSite,
   call: ToolCall,
-  signal: AbortSignal,
 ): Promise<string | null> {
+  const { agentId, phase, registry, signal } = site;
   const decided = (
     decision: 'allow' | 'deny',
     by: DecisionSource,
@@ -203,7 +200,7 @@ async function decideCall(
     decided('deny', 'none', { ...(rule ? { rule } : {}), reason: NOBODY_TO_ASK });
     return enforcement.deniedCall(call.name, NOBODY_TO_ASK);
   }
-  const decision = await holdForApproval(ctx, ctx.approver, agentId, phase, call, signal, rule);
+  const decision = await holdForApproval(ctx, site, call, { approver: ctx.approver, rule });
   decided(decision.approved ? 'allow' : 'deny', decision.by ?? 'caller', {
     ...(rule ? { rule } : {}),
     ...(decision.reason === undefined ? {} : { reason: decision.reason }),

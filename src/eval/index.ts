@@ -28,7 +28,13 @@ export {
 export { createJudgeScorer, JUDGE_RUBRIC, judgePrompt, parseVerdict, type JudgeScorer } from './judge.js';
 export { wilsonInterval, mcnemarExact } from './stats.js';
 export { runFacts, readRunFacts, type RunFacts, type FirstAnswer } from './run-facts.js';
-export { scoreQuestion, majorityOf, type QuestionRecord, type GradedAnswer } from './score-questions.js';
+export {
+  scoreQuestion,
+  majorityOf,
+  type QuestionRecord,
+  type GradedAnswer,
+  type SeparateAnswer,
+} from './score-questions.js';
 export {
   summarizeEval,
   BASELINE_NAMES,
@@ -44,7 +50,6 @@ export {
   SEPARATE_BASELINE_KINDS,
   type SeparateBaseline,
   type SeparateBaselineKind,
-  type SeparateAnswer,
 } from './separate-baselines.js';
 export { reportMarkdown } from './report-markdown.js';
 export { accuracyCostChart } from './chart-svg.js';

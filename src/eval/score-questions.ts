@@ -2,7 +2,6 @@ import type { BatchResultLine } from '../batch/result-line.js';
 import type { EvalItem } from './dataset.js';
 import type { RunFacts } from './run-facts.js';
 import type { Scorer } from './scorers.js';
-import type { SeparateAnswer } from './separate-baselines.js';
 
 /** One system's answer to one question, graded. */
 export interface GradedAnswer {
@@ -15,6 +14,15 @@ export interface GradedAnswer {
   latencyMs: number;
   /** The judge's reasoning (scorer `judge`). */
   reason?: string;
+}
+
+/** A separate-call baseline's answer to one question, graded. */
+export interface SeparateAnswer extends GradedAnswer {
+  /** The `max_tokens` each call was given (null: the agent's own, when the team spent nothing). */
+  maxTokens: number | null;
+  /** best-of-n: the samples taken (1 for single-call) and which one (1-based) was picked. */
+  samples: number;
+  picked: number | null;
 }
 
 /** Everything the report needs about one question. */

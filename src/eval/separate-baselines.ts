@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { BatchResultLine } from '../batch/result-line.js';
 import { ConfigError } from '../types/errors.js';
 import type { EvalItem } from './dataset.js';
-import { majorityOf, type GradedAnswer } from './score-questions.js';
+import { majorityOf, type GradedAnswer, type SeparateAnswer } from './score-questions.js';
 import type { Scorer } from './scorers.js';
 
 /** Baselines run as calls of their own, one agent of the team alone, at the team's token budget. */
@@ -19,15 +19,6 @@ export interface SeparateBaseline {
 
 /** The most samples best-of-n takes for one question. */
 export const BEST_OF_N_MAX = 8;
-
-/** A separate-call baseline's answer to one question, graded. */
-export interface SeparateAnswer extends GradedAnswer {
-  /** The `max_tokens` each call was given (null: the agent's own, when the team spent nothing). */
-  maxTokens: number | null;
-  /** best-of-n: the samples taken (1 for single-call) and which one (1-based) was picked. */
-  samples: number;
-  picked: number | null;
-}
 
 /** One separate-call system of an eval: its name in the report, the agent it asks, its folder. */
 export interface SeparateSystem {

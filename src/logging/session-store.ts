@@ -2,9 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { MassGenError } from '../types/errors.js';
-import type { ErrorInfo, RunStatus } from '../types/events.js';
-import type { TokenUsage } from '../types/usage.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { safePathSegment } from './paths.js';
 import {
@@ -19,9 +16,20 @@ import {
   type SessionDocument,
   type TurnMetadataDocument,
 } from './session-documents.js';
+import { SessionCorruptError, SessionNotFoundError } from './session-errors.js';
 import { formatSessionSummary } from './session-summary.js';
+import type {
+  Session,
+  SessionHistoryTurn,
+  SessionList,
+  SessionListing,
+  SessionMeta,
+  SessionProblem,
+  StoredTurn,
+  TurnRecord,
+} from './session-types.js';
 import { errorCode } from '../util/guards.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock } from '../util/clock.js';
 
 /**
  * The multi-turn session store. A session is one folder under `<cwd>/.massgen/sessions/`:
@@ -42,142 +50,8 @@ import { systemClock, type Clock } from '../util/clock.js';
  * atomically. Readers ignore `.tmp-…` entries and validate everything they read with zod.
  */
 
-/** An agent as a session records it. */
-export interface SessionAgent {
-  id: string;
-  backend: string;
-  model: string;
-}
-
-/** What {@link createSession} records about a new session. */
-export interface SessionMeta {
-  /** Where the agents came from: a config file path, `--model gpt-4o`, `config object`, … */
-  configSource: string;
-  agents?: readonly SessionAgent[];
-  /** Use this id (from {@link newSessionId}) instead of a fresh one; fails if it is taken. */
-  id?: string;
-  /** Defaults to the clock's now. */
-  createdAt?: Date;
-  /** Where "now" comes from when `createdAt` is not given. Default: the system clock. */
-  clock?: Pick<Clock, 'now'>;
-}
-
-/** One finished turn, as {@link appendTurn} takes it. */
-export interface TurnRecord {
-  question: string;
-  /** The final answer, or null when the turn produced none (failed, cancelled, timed out). */
-  answer: string | null;
-  winnerId: string | null;
-  /** The winning answer's label, e.g. `agent1.2`. */
-  winnerLabel: string | null;
-  status: RunStatus;
-  exitCode: number;
-  /** ISO timestamps. */
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  usage: Readonly<Record<string, TokenUsage>>;
-  costUsd: Readonly<Record<string, number>>;
-  /** The run's log folder, when logging was on. */
-  logDir: string | null;
-  runId?: string | null;
-  error?: ErrorInfo | null;
-  /** The winner's workspace folder; copied to `turn_<n>/workspace/` when given and present. */
-  workspaceDir?: string | null;
-}
-
-/** A turn read back from a session folder. */
-export interface StoredTurn extends Omit<TurnRecord, 'workspaceDir' | 'runId' | 'error'> {
-  /** The `n` of `turn_<n>`. */
-  index: number;
-  dir: string;
-  runId: string | null;
-  error: ErrorInfo | null;
-  /** Absolute path of the copied workspace, or null. */
-  workspaceDir: string | null;
-}
-
-/** One earlier turn as the orchestrator takes it (the same shape as `HistoryTurn`). */
-export interface SessionHistoryTurn {
-  question: string;
-  answer: string;
-}
-
-/** A session with all its turns. */
-export interface Session {
-  id: string;
-  /** Absolute path of the session folder. */
-  dir: string;
-  /** ISO timestamps. */
-  createdAt: string;
-  updatedAt: string;
-  configSource: string;
-  agents: SessionAgent[];
-  turns: StoredTurn[];
-  /** The turns that have a final answer, as history for the next question. */
-  history: SessionHistoryTurn[];
-}
-
-/** One line of {@link listSessions}. */
-export interface SessionListing {
-  id: string;
-  dir: string;
-  createdAt: string;
-  updatedAt: string;
-  configSource: string;
-  agents: SessionAgent[];
-  turnCount: number;
-  firstQuestion: string | null;
-}
-
-/** A session folder that could not be read. */
-export interface SessionProblem {
-  path: string;
-  message: string;
-}
-
-export interface SessionList {
-  /** Newest first (by last update). */
-  sessions: SessionListing[];
-  /** Folders that were skipped because they are unreadable or invalid. */
-  problems: SessionProblem[];
-}
-
-/** How many known ids an unknown-session error names (the most recent ones). */
-const SESSIONS_NAMED = 5;
-
-/** `--session-id` names a session that does not exist. Exit code 1. */
-export class SessionNotFoundError extends MassGenError {
-  /** Every session id there is, newest first (the message names only the most recent few). */
-  readonly knownIds: readonly string[];
-  constructor(id: string, root: string, knownIds: readonly string[]) {
-    const more = knownIds.length - SESSIONS_NAMED;
-    super(
-      'usage_error',
-      knownIds.length === 0
-        ? `unknown session "${id}": there are no sessions in ${root}`
-        : more <= 0
-          ? `unknown session "${id}"; known sessions: ${knownIds.join(', ')}`
-          : `unknown session "${id}"; the ${SESSIONS_NAMED} most recent: ${knownIds.slice(0, SESSIONS_NAMED).join(', ')} (and ${more} more)`,
-      { hint: 'massgen --list-sessions shows every session with its first question' },
-    );
-    this.name = 'SessionNotFoundError';
-    this.knownIds = knownIds;
-  }
-}
-
-/** A session folder exists but cannot be read back. Exit code 1. */
-export class SessionCorruptError extends MassGenError {
-  readonly path: string;
-  constructor(file: string, message: string, options: { cause?: unknown } = {}) {
-    super('usage_error', `session file ${file} is unreadable: ${message}`, {
-      ...options,
-      hint: 'start a new session, or repair or remove the file',
-    });
-    this.name = 'SessionCorruptError';
-    this.path = file;
-  }
-}
+export { SessionCorruptError, SessionNotFoundError } from './session-errors.js';
+export type * from './session-types.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const TMP_PREFIX = '.tmp-';

@@ -1,4 +1,4 @@
-import type { Session, StoredTurn } from './session-store.js';
+import type { Session, StoredTurn } from './session-types.js';
 
 /** What a turn's status reads like in `summary.md`. */
 function outcomeOf(turn: StoredTurn): string {

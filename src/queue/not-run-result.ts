@@ -1,21 +1,6 @@
-import type { RunResult } from '../types/run-result.js';
-
 /**
  * The result of a queued run that was cancelled before any worker started it: a job removed from the
  * queue, or one whose batch was stopped. Both ends report the same shape so a batch's result line
  * looks alike whichever side noticed first; `runId` and `message` say which side that was.
  */
-export const notRunResult = (question: string, runId: string, message: string): RunResult => ({
-  runId,
-  question,
-  status: 'cancelled',
-  exitCode: 130,
-  winnerId: null,
-  finalAnswer: null,
-  durationMs: 0,
-  usage: {},
-  logDir: null,
-  answerFile: null,
-  workspaceDir: null,
-  error: { code: 'cancelled', message },
-});
+export { notRunResult } from '../types/run-result.js';

@@ -31,6 +31,9 @@ export interface Tool {
   execute(args: Record<string, unknown>, context: ToolExecutionContext): Promise<unknown>;
 }
 
+/** Tools given in code (`defineTool`), by agent id: a library caller's, or a capability's. */
+export type ToolsByAgent = Readonly<Record<string, readonly Tool[]>>;
+
 interface ToolDefinitionBase {
   name: string;
   description: string;

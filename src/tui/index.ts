@@ -1,10 +1,6 @@
 /** The terminal UI: the live multi-agent view (Ink), a pure view over the run's event stream. */
-export {
-  startLiveView,
-  isLiveViewSupported,
-  type LiveViewHandle,
-  type LiveViewOptions,
-} from './live-view.js';
+export { startLiveView, type LiveViewHandle, type LiveViewOptions } from './live-view.js';
+export { isLiveViewSupported } from './live-view-entry.js';
 export {
   reduceView,
   reduceViewAll,

@@ -2,7 +2,8 @@ import { Console } from 'node:console';
 import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { threeAgentRun } from './fixtures.test-support.js';
-import { isLiveViewSupported, startLiveView } from './live-view.js';
+import { isLiveViewSupported } from './live-view-entry.js';
+import { startLiveView } from './live-view.js';
 
 /** A terminal's output: records what is written. */
 class FakeStdout extends EventEmitter {

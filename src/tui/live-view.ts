@@ -2,9 +2,6 @@ import type { RunEvent } from '../types/events.js';
 import { DEFAULT_COLUMNS } from './lines.js';
 import { LiveViewStore, type SteeringOutcome } from './store.js';
 
-// Where it was defined first; the CLI imports it from the entry module, which loads no view code.
-export { isLiveViewSupported } from './live-view-entry.js';
-
 export interface LiveViewOptions {
   stdout: NodeJS.WriteStream;
   stdin: NodeJS.ReadStream;

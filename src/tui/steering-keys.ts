@@ -1,4 +1,4 @@
-import type { UiKey, UiState } from './ui-state.js';
+import type { SteeringUi, UiKey, UiState } from './ui-state.js';
 import type { ViewState } from './view-types.js';
 
 /**
@@ -6,17 +6,6 @@ import type { ViewState } from './view-types.js';
  * agent, or to the agent whose transcript is open), Enter sends it, Esc drops it; `a` asks for the
  * answer now, `y` confirms. Pure: the store carries out the action and reports back in `notice`.
  */
-
-export interface SteeringUi {
-  /** The message being typed and who it is for (null: every agent); null while no input is open. */
-  input: { target: string | null; text: string } | null;
-  /** `a` was pressed: `y` (or Enter) confirms "answer now", `n` (or Esc) does not. */
-  confirmAnswerNow: boolean;
-  /** What the last message or "answer now" came to, shown in the footer until the next key. */
-  notice: { text: string; ok: boolean } | null;
-}
-
-export const initialSteeringUi = (): SteeringUi => ({ input: null, confirmAnswerNow: false, notice: null });
 
 /** What the live view may do: the keys work only with someone to carry them out, while the run goes. */
 export interface SteeringAbility {

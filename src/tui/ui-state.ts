@@ -1,9 +1,20 @@
-import { initialSteeringUi, type SteeringUi } from './steering-keys.js';
 import type { PendingApproval, ViewState } from './view-types.js';
 
 /** The live view's UI state: which screen is shown, and how keys move between screens. */
 
 export type UiMode = 'panels' | 'agent' | 'table' | 'votes';
+
+/** The steering keys' part of the UI state (`steering-keys.ts` reads and moves it). */
+export interface SteeringUi {
+  /** The message being typed and who it is for (null: every agent); null while no input is open. */
+  input: { target: string | null; text: string } | null;
+  /** `a` was pressed: `y` (or Enter) confirms "answer now", `n` (or Esc) does not. */
+  confirmAnswerNow: boolean;
+  /** What the last message or "answer now" came to, shown in the footer until the next key. */
+  notice: { text: string; ok: boolean } | null;
+}
+
+export const initialSteeringUi = (): SteeringUi => ({ input: null, confirmAnswerNow: false, notice: null });
 
 export interface UiState {
   mode: UiMode;

@@ -1,10 +1,10 @@
 import type { ErrorInfo, RunEvent, TurnOutcome } from '../types/events.js';
 import { reduceRunState } from '../types/run-state.js';
 import { isVoteBeingWritten, reduceSteeringEvent, reduceVoteWriting } from './reduce-steering-events.js';
+import { reduceStreamEvent } from './reduce-stream-events.js';
 import { reduceToolEvent } from './reduce-tool-events.js';
 import {
   agentEntry,
-  appendText,
   detail,
   dropApprovals,
   emptyAgentView,
@@ -102,117 +102,13 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
       );
 
     case 'agent.turn.started':
-      return timeline(
-        withAgent(state, event.agentId, (a) =>
-          push(
-            {
-              ...a,
-              text: '',
-              reasoning: '',
-              streaming: null,
-              activity: 'thinking',
-              tool: null,
-              retry: null,
-              updateLabels: [],
-            },
-            { ts: event.ts, kind: 'turn', turn: event.turn, visibleAnswers: event.visibleAnswers },
-          ),
-        ),
-        event,
-        'turn',
-        `turn ${event.turn} started` +
-          (event.visibleAnswers.length > 0 ? `; sees ${event.visibleAnswers.join(', ')}` : ''),
-      );
-
     case 'agent.step.started':
-      return withAgent(state, event.agentId, (a) => ({
-        ...a,
-        activity: a.activity === 'updated' ? 'updated' : a.streaming === 'text' ? 'answering' : 'thinking',
-        stepStart: {
-          text: a.text.length,
-          reasoning: a.reasoning.length,
-          transcript: a.transcript.length,
-          presentation: state.presentation?.agentId === a.agentId ? state.presentation.text.length : 0,
-        },
-      }));
-
     case 'agent.text.start':
-      return withAgent(state, event.agentId, (a) => ({
-        ...push(a, { ts: event.ts, kind: 'text', phase: event.phase, textKind: event.kind, text: '' }),
-        streaming: event.kind,
-        retry: null,
-        activity: event.kind === 'text' ? 'answering' : a.activity === 'updated' ? 'updated' : 'thinking',
-      }));
-
-    case 'agent.text.delta': {
-      const next = withAgent(state, event.agentId, (a) => {
-        const appended = appendText(a, event.phase, event.kind, event.text, event.ts);
-        return {
-          ...appended,
-          streaming: event.kind,
-          retry: null,
-          ...(event.kind === 'text'
-            ? { text: a.text + event.text, activity: 'answering' as const }
-            : { reasoning: a.reasoning + event.text }),
-        };
-      });
-      if (
-        event.phase === 'presentation' &&
-        event.kind === 'text' &&
-        next.presentation?.agentId === event.agentId
-      ) {
-        return { ...next, presentation: { ...next.presentation, text: next.presentation.text + event.text } };
-      }
-      return next;
-    }
-
+    case 'agent.text.delta':
     case 'agent.text.end':
-      return withAgent(state, event.agentId, (a) => ({ ...a, streaming: null }));
-
     case 'agent.step.finished':
-      return withAgent(state, event.agentId, (a) => ({ ...a, retry: null, streaming: null }));
-
-    case 'agent.step.retrying': {
-      // The retry streams the step again: cut its partial output (panel text, transcript, presentation).
-      const message = event.error.message;
-      const next = withAgent(state, event.agentId, (a) => {
-        const transcript = [
-          ...a.transcript.slice(0, a.stepStart.transcript),
-          {
-            ts: event.ts,
-            kind: 'retry' as const,
-            attempt: event.attempt,
-            delayMs: event.delayMs,
-            message,
-          },
-        ];
-        const text = a.text.slice(0, a.stepStart.text);
-        const reasoning = a.reasoning.slice(0, a.stepStart.reasoning);
-        return {
-          ...a,
-          text,
-          reasoning,
-          transcript,
-          streaming: null,
-          activity: 'retrying',
-          retry: { attempt: event.attempt, delayMs: event.delayMs, message },
-          stepStart: { ...a.stepStart, transcript: transcript.length },
-        };
-      });
-      const presentation =
-        next.presentation && next.presentation.agentId === event.agentId
-          ? {
-              ...next.presentation,
-              text: next.presentation.text.slice(0, next.agents[event.agentId]?.stepStart.presentation ?? 0),
-            }
-          : next.presentation;
-      return timeline(
-        { ...next, presentation },
-        event,
-        'retry',
-        `retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)}s: ${detail(message)}`,
-      );
-    }
+    case 'agent.step.retrying':
+      return reduceStreamEvent(state, event);
 
     case 'tool.call.started':
     case 'tool.call.finished':

@@ -53,3 +53,23 @@ export interface ChangesSummary {
   /** The winner's checkout, kept because its changes did not all come back, with how to apply them by hand. */
   kept?: KeptCheckout | null;
 }
+
+/**
+ * The result of a run that never finished or never started: cancelled, no answer. `runId` and
+ * `message` say which side noticed (a queued job removed before a worker took it, a stream left
+ * before its end).
+ */
+export const notRunResult = (question: string, runId: string, message: string): RunResult => ({
+  runId,
+  question,
+  status: 'cancelled',
+  exitCode: 130,
+  winnerId: null,
+  finalAnswer: null,
+  durationMs: 0,
+  usage: {},
+  logDir: null,
+  answerFile: null,
+  workspaceDir: null,
+  error: { code: 'cancelled', message },
+});

@@ -1,11 +1,5 @@
-import { createRequire } from 'node:module';
 import type picomatch from 'picomatch';
-
-// picomatch loads on the first pattern that is not an exact name, not at start: most runs have none.
-// It is CommonJS, so `require` keeps matching synchronous.
-let picomatchFn: typeof picomatch | undefined;
-const loadPicomatch = (): typeof picomatch =>
-  (picomatchFn ??= createRequire(import.meta.url)('picomatch') as typeof picomatch);
+import { loadPicomatch } from './picomatch.js';
 
 /**
  * How tool names are matched. Tool names are not paths: `bash` makes `*` match any run of characters,

@@ -4,6 +4,9 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import ipaddr from 'ipaddr.js';
+import { addressRange } from './ip-address.js';
+
+export { addressRange } from './ip-address.js';
 
 /**
  * The one guard for URLs massgen fetches on the user's behalf (attachments given as URLs, and any
@@ -57,16 +60,6 @@ const RANGE_WORDS: Record<string, string> = {
   multicast: 'a multicast address',
   broadcast: 'the broadcast address',
 };
-
-/**
- * The address's range as ipaddr.js names it (`unicast` for a public address), with an IPv4 address
- * written as IPv6 (`::ffff:127.0.0.1`) judged as the IPv4 address it is. `invalid` when it is none.
- */
-export function addressRange(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(bare)) return 'invalid';
-  return ipaddr.process(bare).range();
-}
 
 /** True for an address on the public internet; false for loopback, private, link-local and the rest. */
 export const isPublicAddress = (address: string): boolean => addressRange(address) === 'unicast';

@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildToolRegistry } from '../../src/app/build-tools.js';
-import { mediaGenerationToolProvider } from '../../src/app/media-generation-provider.js';
+import { testRunContext } from '../../src/capability/run-context.test-support.js';
+import { mediaGenerationCapability } from '../../src/tools/media-generation/capability.js';
 import { validateConfig } from '../../src/app/validate.js';
 import { loadConfigFile } from '../../src/config/index.js';
 import { createPathChecker } from '../../src/tools/permissions/index.js';
@@ -88,7 +89,7 @@ describe.skipIf(!present)(`MassGen's multimodal configs${absent}`, () => {
     expect(multimodal.length).toBeGreaterThanOrEqual(13);
   });
 
-  it.each(expected)('%s validates with no media warnings and builds %j', (relative, tools) => {
+  it.each(expected)('%s validates with no media warnings and builds %j', async (relative, tools) => {
     const file = path.join(configs, relative);
     const report = validateConfig(file, { cwd: corpus, env });
     expect(report.errors).toEqual([]);
@@ -99,12 +100,16 @@ describe.skipIf(!present)(`MassGen's multimodal configs${absent}`, () => {
     expect(media.map((w) => w.message).filter((m) => !/left out: /.test(m))).toEqual([]);
 
     const config = loadConfigFile(file, { cwd: corpus, env });
-    for (const agent of config.agents) {
-      const registry = buildToolRegistry(
+    const generation = await (
+      await mediaGenerationCapability.load()
+    ).prepare(testRunContext(config, { env }));
+    for (const [index, agent] of config.agents.entries()) {
+      const registry = buildToolRegistry({
         agent,
-        [],
-        corpus,
-        {
+        index,
+        customTools: [],
+        baseDir: corpus,
+        sandbox: {
           workspace,
           checkPath: createPathChecker({ workspace, peerSnapshots: null, contextPaths: [], readOnly: [] }),
           env,
@@ -112,11 +117,8 @@ describe.skipIf(!present)(`MassGen's multimodal configs${absent}`, () => {
           layout: () => ({}) as never,
           bwrap: null,
         },
-        [],
-        undefined,
-        undefined,
-        { mediaGeneration: mediaGenerationToolProvider },
-      );
+        parts: [generation],
+      });
       const names = registry?.list({ agentId: agent.id, phase: 'coordination' }).map((t) => t.name) ?? [];
       expect(names.filter((n) => MEDIA_TOOLS.includes(n))).toEqual(tools);
       // MassGen's Python modules are not loaded in their place.

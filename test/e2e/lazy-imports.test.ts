@@ -135,16 +135,28 @@ describe('what start-up imports', () => {
     expect(own.filter((url) => unneeded.test(url))).toEqual([]);
   });
 
-  it('a run without a terminal loads neither the live view, the skills, browser and computer tools nor the quality loop', () => {
+  it('a run without a terminal loads neither the live view, the capabilities (only their descriptors) nor the quality loop', () => {
     const cwd = oneAgentWorkdir();
     const own = modulesImported(['--config', 'team.yaml', 'question'], cwd).filter((url) =>
       url.includes('/dist/'),
     );
     expect(own.some((url) => url.endsWith('/dist/app/run-massgen.js'))).toBe(true);
-    // Each feature's modules load when a run uses it (src/app/tool-features.ts, src/tui/live-view-entry.ts).
+    // Each capability's modules load when a run uses it (src/app/capabilities.ts), the live view with a
+    // terminal (src/tui/live-view-entry.ts), the quality loop with checklist_gated or decomposition.
     const features =
-      /\/dist\/(tui\/(?!live-view-entry\.js)|skills\/|tools\/browser\/|tools\/computer\/|app\/(agent-skills|skills-tools|browser-provider|computer-provider|validate)\.js|coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js)/;
+      /\/dist\/(tui\/(?!live-view-entry\.js)|(skills|memory|bridge|tools\/(browser|computer|media-generation))\/(?!capability\.js)|app\/(validate|capability-checks)\.js|coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js)/;
     expect(own.filter((url) => features.test(url))).toEqual([]);
+    // The list itself is read: every capability's descriptor, and nothing else of it.
+    const descriptors = new Set(own.flatMap((url) => /\/dist\/(.+)\/capability\.js$/.exec(url)?.[1] ?? []));
+    expect([...descriptors].sort()).toEqual([
+      'bridge',
+      'memory',
+      'skills',
+      'tools/browser',
+      'tools/computer',
+      'tools/custom',
+      'tools/media-generation',
+    ]);
   });
 
   it('a plain three-agent chat run loads the modules of no capability it does not use', () => {

@@ -4,7 +4,8 @@ import type { ToolDefinition } from '../../types/messages.js';
 import { collect, request } from '../backend.test-support.js';
 import { describeWithTinyModel, tinyBackend } from './local.test-support.js';
 import { disposeLocalModels } from './model-pool.js';
-import { parseToolCall, sanitizeSchema, toolCallSchema, validateArguments } from './tool-grammar.js';
+import { sanitizeSchema } from './schema-subset.js';
+import { parseToolCall, toolCallSchema, validateArguments } from './tool-grammar.js';
 
 const ANY = {
   oneOf: [

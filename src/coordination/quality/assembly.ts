@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../types/messages.js';
 import { finishPresentation, presentOrFallBack } from '../presentation.js';
 import type { RunContext } from '../run-context.js';
 import { forViewer, showAnswerFiles, withWorkspaceNote } from '../workspace-view.js';
-import type { DecompositionPlan } from './decomposition.js';
+import type { DecompositionPlan } from './decomposition-plan.js';
 import { assembledFallback, assemblySystemPrompt, assemblyUserMessage } from './quality-prompts.js';
 import { finalAnswerStrategy } from './synthesis.js';
 
@@ -56,5 +56,12 @@ export async function assembleFinalAnswer(
     },
     questionMessage(ctx, agentId, assemblyUserMessage(ctx.question, ctx.history, parts)),
   ];
-  return presentOrFallBack(ctx, presenter, messages, fallback, 'the assembly was empty', signal, isCancelled);
+  return presentOrFallBack(ctx, {
+    presenter,
+    messages,
+    fallback,
+    emptyMessage: 'the assembly was empty',
+    signal,
+    isCancelled,
+  });
 }

@@ -2,7 +2,7 @@ import type { ToolCall, ToolDefinition } from '../../types/messages.js';
 import type { SeenAnswers } from '../coordination-state.js';
 import type { RunContext } from '../run-context.js';
 import { asObject, VOTE, workflowToolDefinitions } from '../workflow-tools.js';
-import type { DecompositionPlan } from './decomposition.js';
+import type { DecompositionPlan } from './decomposition-plan.js';
 import { decompositionSystemNote, subtaskBlock } from './quality-prompts.js';
 import type { TurnPolicy, VoteTurn } from './turn-policy.js';
 

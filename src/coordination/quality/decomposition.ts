@@ -2,24 +2,14 @@ import type { ToolDefinition } from '../../types/messages.js';
 import type { Subtask } from '../../types/quality-events.js';
 import { oneOffCall } from '../one-off-call.js';
 import type { RunContext } from '../run-context.js';
-import { asObject } from '../workflow-tools.js';
-import { decompositionPrompt, PROPOSE_SUBTASKS } from './quality-prompts.js';
+import type { DecompositionPlan } from './decomposition-plan.js';
 
-/**
+/*
  * `coordination_mode: decomposition`: the plan (subtasks, one owner each, and the presenter) and the
  * per-subtask votes. The turn policy is in decomposition-turn.ts, the assembly in assembly.ts.
  */
-export interface DecompositionPlan {
-  subtasks: Subtask[];
-  /** Subtask id → owner's agent index. */
-  owners: Map<string, number>;
-  /** The agent index that assembles the final answer. */
-  presenter: number;
-  /** The agent index whose model proposed the plan, or null when the config gave the subtasks. */
-  planner: number | null;
-  /** Each voter's latest ballot: one vote per subtask. Only a voter holding a counted vote has a valid one. */
-  ballots: Map<number, { subtaskId: string; reason: string }[]>;
-}
+import { asObject } from '../workflow-tools.js';
+import { decompositionPrompt, PROPOSE_SUBTASKS } from './quality-prompts.js';
 
 const proposeTool = (owners: readonly string[]): ToolDefinition => ({
   name: PROPOSE_SUBTASKS,

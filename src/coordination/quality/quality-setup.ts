@@ -1,9 +1,9 @@
-import type { RunContext } from '../run-context.js';
+import type { RunContext, TurnPolicyPicker } from '../run-context.js';
 import { setUpChecklist } from './criteria-setup.js';
-import { planDecomposition, type DecompositionPlan } from './decomposition.js';
+import { planDecomposition } from './decomposition.js';
+import type { DecompositionPlan } from './decomposition-plan.js';
 import type { QualityBook } from './quality-book.js';
 import { turnPolicyFor } from './policies.js';
-import type { TurnPolicyPicker } from './turn-policy.js';
 
 /**
  * `coordination_mode: decomposition` plans the subtasks; `checklist_gated` sets up the criteria

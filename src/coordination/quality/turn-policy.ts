@@ -1,14 +1,6 @@
 import type { ToolCall, ToolDefinition } from '../../types/messages.js';
 import type { SeenAnswers } from '../coordination-state.js';
 import type { ViewAnswer } from '../prompts.js';
-import type { RunContext } from '../run-context.js';
-
-/** Picks the policy of one agent's coordination turn (`turnPolicyFor`), null for plain voting. */
-export type TurnPolicyPicker = (
-  ctx: RunContext,
-  agentIndex: number,
-  finalRound: boolean,
-) => TurnPolicy | null;
 
 /**
  * What a coordination mode changes in one agent's turn, so the turn loop (agent-turn.ts) stays one

@@ -1,6 +1,7 @@
 import { validateConfig } from '../../app/validate.js';
 import { ConfigError } from '../../types/errors.js';
-import { isLoopbackHost, newToken } from '../web/auth.js';
+import { isLoopbackHost } from '../../util/ip-address.js';
+import { newToken } from '../web/auth.js';
 import { HostAllowList } from '../web/guard.js';
 import type { Server } from 'node:http';
 import { listen } from '../../util/listen.js';

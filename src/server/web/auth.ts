@@ -62,8 +62,3 @@ export const anySameToken = (given: readonly string[], expected: string): boolea
 
 /** A fresh random token (144 bits, URL-safe). */
 export const newToken = (): string => randomBytes(18).toString('base64url');
-
-/** True for addresses only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
-import type { z } from 'zod';
 import {
   AnswerNowRequestSchema,
   SteeringMessageRequestSchema,
@@ -8,6 +7,7 @@ import {
   type SteeringResponse,
 } from '../../types/web-api.js';
 import { pastRunDir } from './history.js';
+import { body } from './json-body.js';
 import type { RunHub, SteeringReply } from './run-hub.js';
 
 /**
@@ -17,20 +17,6 @@ import type { RunHub, SteeringReply } from './run-hub.js';
  * unknown run, 409 for one that is over (a past run from the logs too), 400 for a bad body or an
  * unknown agent (the error names the known ids).
  */
-
-async function parse<T>(c: Context, schema: z.ZodType<T>): Promise<{ value: T } | { error: string }> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    return { error: 'the request body is not JSON' };
-  }
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return { value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const key = issue?.path.join('.') ?? '';
-  return { error: `${key === '' ? 'request body' : `"${key}"`}: ${issue?.message ?? 'invalid'}` };
-}
 
 export function registerSteeringRoutes(app: Hono, hub: RunHub, cwd: string): void {
   /** A run the hub does not hold may still be a past one (over: 409), else it is unknown (404). */
@@ -48,16 +34,16 @@ export function registerSteeringRoutes(app: Hono, hub: RunHub, cwd: string): voi
 
   app.post('/api/runs/:id/messages', async (c) => {
     const id = c.req.param('id');
-    const parsed = await parse(c, SteeringMessageRequestSchema);
-    if ('error' in parsed) return c.json({ error: parsed.error }, 400);
+    const parsed = await body(c, SteeringMessageRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
     const { text, agentId } = parsed.value;
     return reply(c, id, hub.steer(id, { text, ...(agentId === undefined ? {} : { agentId }) }));
   });
 
   app.post('/api/runs/:id/answer-now', async (c) => {
     const id = c.req.param('id');
-    const parsed = await parse(c, AnswerNowRequestSchema);
-    if ('error' in parsed) return c.json({ error: parsed.error }, 400);
+    const parsed = await body(c, AnswerNowRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
     return reply(c, id, hub.answerNow(id));
   });
 }

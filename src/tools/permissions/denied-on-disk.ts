@@ -1,13 +1,10 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type picomatch from 'picomatch';
+import { loadPicomatch } from '../../util/picomatch.js';
 import { matchesToolPattern } from '../../util/tool-patterns.js';
 import { pathMatcher, readDenial, type AgentRules } from './rules.js';
 
-let scanFn: typeof picomatch.scan | undefined;
-const scan = (pattern: string) =>
-  (scanFn ??= (createRequire(import.meta.url)('picomatch') as typeof picomatch).scan)(pattern);
+const scan = (pattern: string) => loadPicomatch().scan(pattern);
 
 /** Where one pattern can match: below `anchor` (where it is matched from), down to `depth` levels. */
 interface Search {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { loadPicomatch } from '../../util/picomatch.js';
 import type picomatch from 'picomatch';
 import type { PermissionRuleRef } from '../../types/permission-events.js';
 import { matchesToolPattern } from '../../util/tool-patterns.js';
@@ -85,12 +85,6 @@ const PATH_OPTIONS: picomatch.PicomatchOptions = {
 };
 
 const pathMatchers = new Map<string, picomatch.Matcher>();
-
-// picomatch loads with the first path rule matched, not at start. It is CommonJS: `require` keeps
-// matching synchronous.
-let picomatchFn: typeof picomatch | undefined;
-const loadPicomatch = (): typeof picomatch =>
-  (picomatchFn ??= createRequire(import.meta.url)('picomatch') as typeof picomatch);
 
 /** A path glob also covers everything under what it names (`secrets` = `secrets` and `secrets/**`). */
 export function pathMatcher(pattern: string): picomatch.Matcher {

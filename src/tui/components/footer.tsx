@@ -1,7 +1,8 @@
 import { Text } from 'ink';
 import { fitStart, textWidth, truncate } from '../../util/text.js';
 import { sanitize } from '../format.js';
-import type { SteeringAbility, SteeringUi } from '../steering-keys.js';
+import type { SteeringAbility } from '../steering-keys.js';
+import type { SteeringUi } from '../ui-state.js';
 import type { UiMode } from '../view-state.js';
 
 export interface FooterProps {

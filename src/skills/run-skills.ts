@@ -2,27 +2,11 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfigFile, type MassGenConfig } from '../config/index.js';
-import {
-  discoverSkills,
-  formatSkillProblem,
-  proposeSkillFolder,
-  writeProposedSkills,
-  type Skill,
-  type SkillProblem,
-} from '../skills/index.js';
 import type { RunWarning } from '../types/events.js';
-import { configUsesSkills } from './tool-features.js';
-
-// What `massgen skills` (src/cli) needs, through the composition root.
-export {
-  acceptProposedSkill,
-  discoverSkills,
-  formatSkillProblem,
-  listProposedSkills,
-  readSkill,
-  skillDirsIn,
-  type SkillProblem,
-} from '../skills/index.js';
+import { configUsesSkills } from './capability.js';
+import { discoverSkills } from './discover-skills.js';
+import { proposeSkillFolder, writeProposedSkills } from './proposed-skills.js';
+import { formatSkillProblem, type Skill, type SkillProblem } from './skill-file.js';
 
 /**
  * Agent Skills for a run (docs/skills.md): the configured folders resolved, each agent's skills (its

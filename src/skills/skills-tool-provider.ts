@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentSandbox } from './build-tools.js';
-import { createLoadSkillTool, SKILLS_MOUNT, type Skill } from '../skills/index.js';
+import type { AgentSandbox } from '../tools/agent-sandbox.js';
+import { createLoadSkillTool, SKILLS_MOUNT } from './load-skill-tool.js';
+import type { Skill } from './skill-file.js';
 import { customToolProvider } from '../tools/custom/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
 

@@ -4,7 +4,7 @@ import { isAgentAdapter, PYTHON_FRAMEWORKS, TS_FRAMEWORKS } from '../backends/ex
 import { importToolModule } from '../tools/custom/index.js';
 import type { AgentAdapter } from '../types/backend.js';
 import { ConfigError } from '../types/errors.js';
-import { resolveConfigPath } from './config-relative.js';
+import { resolveConfigPath } from '../config/config-relative.js';
 import { closestMatch } from '../util/closest-match.js';
 
 /** An agent from another framework, loaded: what its module exports (or its adapter), by agent position. */

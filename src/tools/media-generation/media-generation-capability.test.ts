@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config/index.js';
-import type { ConfigError } from '../types/errors.js';
-import { mediaGenerationToolProvider, resolveMediaModels } from './media-generation-provider.js';
-import type { AgentSandbox } from './build-tools.js';
+import { parseConfig } from '../../config/index.js';
+import type { ConfigError } from '../../types/errors.js';
+import { mediaGenerationToolProvider, resolveMediaModels } from './media-generation-capability.js';
+import type { AgentSandbox } from '../agent-sandbox.js';
 
 const agentOf = (backend: Record<string, unknown>) =>
   parseConfig({ agent: { id: 'a', backend: { cwd: 'ws', ...backend } } }, { env: {} }).agents[0]!;

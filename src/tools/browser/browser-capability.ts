@@ -1,9 +1,18 @@
-import type { AgentSandbox } from './build-tools.js';
-import type { AgentConfig } from '../config/index.js';
-import type { BrowserConfig } from '../config/browser-schema.js';
-import { createBrowserToolProvider, findChromium } from '../tools/browser/index.js';
-import type { ToolProvider } from '../tools/tool-provider.js';
-import { ConfigError } from '../types/errors.js';
+import type { CapabilityParts, RunContext } from '../../capability/index.js';
+import type { AgentConfig } from '../../config/index.js';
+import type { BrowserConfig } from '../../config/browser-schema.js';
+import type { AgentSandbox } from '../agent-sandbox.js';
+import type { ToolProvider } from '../tool-provider.js';
+import { ConfigError } from '../../types/errors.js';
+import { createBrowserToolProvider } from './browser-tool-provider.js';
+import { findChromium } from './chromium-path.js';
+
+/** `tools.browser`: every agent built from the config gets its own Chromium. */
+export async function prepare(run: RunContext): Promise<CapabilityParts> {
+  const browser = run.config.tools.browser;
+  if (!browser) return {};
+  return { equip: ({ agent, sandbox }) => ({ providers: [browserToolProvider(agent, browser, sandbox)] }) };
+}
 
 /**
  * The `browser_*` tools for one agent from `tools.browser` (docs/browser.md): its own Chromium, with

@@ -1,11 +1,19 @@
-import type { AgentSandbox } from './build-tools.js';
-import type { AgentConfig } from '../config/index.js';
-import type { ComputerConfig } from '../config/computer-schema.js';
-import { supportsNativeComputer } from '../backends/native-computer.js';
-import { createComputerToolProvider } from '../tools/computer/index.js';
-import type { ToolProvider } from '../tools/tool-provider.js';
-import { ConfigError } from '../types/errors.js';
-import { findExecutable } from '../util/find-executable.js';
+import type { CapabilityParts, RunContext } from '../../capability/index.js';
+import type { AgentConfig } from '../../config/index.js';
+import type { ComputerConfig } from '../../config/computer-schema.js';
+import { supportsNativeComputer } from '../../backends/native-computer.js';
+import type { AgentSandbox } from '../agent-sandbox.js';
+import type { ToolProvider } from '../tool-provider.js';
+import { ConfigError } from '../../types/errors.js';
+import { findExecutable } from '../../util/find-executable.js';
+import { createComputerToolProvider } from './computer-tool-provider.js';
+
+/** `tools.computer`: every agent built from the config gets a virtual desktop of its own. */
+export async function prepare(run: RunContext): Promise<CapabilityParts> {
+  const computer = run.config.tools.computer;
+  if (!computer) return {};
+  return { equip: ({ agent, sandbox }) => ({ providers: [computerToolProvider(agent, computer, sandbox)] }) };
+}
 
 /**
  * The `computer_*` tools for one agent from `tools.computer` (docs/computer-use.md): a virtual desktop

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config/parse-config.js';
-import { ConfigError } from '../types/errors.js';
-import type { AgentSandbox } from './build-tools.js';
-import { computerToolProvider } from './computer-provider.js';
+import { parseConfig } from '../../config/parse-config.js';
+import { ConfigError } from '../../types/errors.js';
+import type { AgentSandbox } from '../agent-sandbox.js';
+import { computerToolProvider } from './computer-capability.js';
 
 const agentConfig = (computer: unknown) =>
   parseConfig(

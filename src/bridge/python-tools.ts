@@ -1,4 +1,4 @@
-import { PythonError, type PythonHost } from '../bridge/index.js';
+import { PythonError, type PythonHost } from './python-host.js';
 import { defineTool, type Tool } from '../tools/define-tool.js';
 import { ConfigError } from '../types/errors.js';
 import type { JsonSchema } from '../types/messages.js';

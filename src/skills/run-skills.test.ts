@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRunSkills, resolveSkillsFolder, saveProposedSkills } from './agent-skills.js';
-import { buildAgentSpecs } from './build-agents.js';
-import { loadToolFeatures } from './tool-features.js';
+import { buildAgentSpecs } from '../app/build-agents.js';
+import { testRunContext } from '../capability/run-context.test-support.js';
 import { parseConfig } from '../config/index.js';
+import { skillsCapability } from './capability.js';
+import { loadRunSkills, resolveSkillsFolder, saveProposedSkills } from './run-skills.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -98,11 +99,13 @@ describe('Agent Skills in a run', () => {
       { skills: ['./skills'], agents: [agent('a', { system_message: 'Be brief.' })] },
       { env: {} },
     );
-    const skills = loadRunSkills(config, { baseDir: base, projectDir: base });
+    const skills = await (
+      await skillsCapability.load()
+    ).prepare(testRunContext(config, { baseDir: base, cwd: base }));
     const [spec] = buildAgentSpecs(
       config,
       { OPENAI_API_KEY: 'sk-test' },
-      { custom: [[]], baseDir: base, skills, features: await loadToolFeatures(config, skills) },
+      { custom: [[]], baseDir: base, parts: [skills] },
     );
     expect(spec?.systemMessage).toMatch(/^Be brief\.\n\n## Skills\n/);
     expect(spec?.systemMessage).toContain('- probe: Probes things.');

@@ -1,19 +1,50 @@
-import type { AgentSandbox } from './build-tools.js';
-import type { Env } from './build-agents.js';
-import type { AgentConfig } from '../config/index.js';
-import { azureEndpoint } from '../backends/azure-openai/azure-base-url.js';
-import { isLoopbackUrl } from '../backends/is-loopback-url.js';
-import {
-  createMediaGenerationToolProvider,
-  DEFAULT_MEDIA_MODELS,
-  MEDIA_JOBS_BY_PROVIDER,
-  MEDIA_KEY_ENVS,
-  type MediaJob,
-  type MediaModelSettings,
-  type MediaProvider,
-} from '../tools/media-generation/index.js';
-import type { ToolProvider } from '../tools/tool-provider.js';
-import { ConfigError } from '../types/errors.js';
+import type { CapabilityParts, CapabilityProblems, ConfigPlace, RunContext } from '../../capability/index.js';
+import type { AgentConfig, ConfigDiagnostic, MassGenConfig } from '../../config/index.js';
+import { azureEndpoint } from '../../backends/azure-openai/azure-base-url.js';
+import { isLoopbackUrl } from '../../backends/is-loopback-url.js';
+import type { AgentSandbox } from '../agent-sandbox.js';
+import type { ToolProvider } from '../tool-provider.js';
+import type { Env } from '../../types/env.js';
+import { ConfigError } from '../../types/errors.js';
+import { createMediaGenerationToolProvider } from './media-generation-tool-provider.js';
+import { DEFAULT_MEDIA_MODELS, MEDIA_JOBS_BY_PROVIDER, MEDIA_KEY_ENVS } from './media-models.js';
+import type { MediaJob } from './media-tools.js';
+import type { MediaModelSettings, MediaProvider } from './settings.js';
+import { requestsMediaGeneration } from './capability.js';
+
+/** `enable_image/audio/video_generation`: the media tools of each agent that asks for them. */
+export async function prepare(_run: RunContext): Promise<CapabilityParts> {
+  return {
+    equip: ({ agent, sandbox }) => {
+      if (!requestsMediaGeneration(agent)) return undefined;
+      const provider = mediaGenerationToolProvider(agent, sandbox);
+      return provider ? { providers: [provider] } : undefined;
+    },
+  };
+}
+
+/**
+ * `--validate`: each agent's media models must exist and have a key. A key not set here is a warning
+ * (a fact of this environment), the rest are errors.
+ */
+export function problems(config: MassGenConfig, place: ConfigPlace): CapabilityProblems {
+  const errors: ConfigDiagnostic[] = [];
+  const warnings: ConfigDiagnostic[] = [];
+  config.agents.forEach((agent, index) => {
+    const found: ConfigError[] = [];
+    resolveMediaModels(agent, place.env, { index, problems: found });
+    for (const error of found) {
+      const diagnostic: ConfigDiagnostic = {
+        path: error.path ?? `agents[${index}]`,
+        message: error.message,
+        ...(error.hint ? { hint: error.hint } : {}),
+      };
+      if (error.path?.endsWith('.api_key') || error.path?.endsWith('.api_key_env')) warnings.push(diagnostic);
+      else errors.push(diagnostic);
+    }
+  });
+  return { errors, warnings };
+}
 
 const PROVIDERS = Object.keys(MEDIA_JOBS_BY_PROVIDER) as MediaProvider[];
 const isMediaProvider = (type: string): type is MediaProvider => (PROVIDERS as string[]).includes(type);

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { loadConfigFile, MemoryConfigSchema, type MemoryConfig } from '../config/index.js';
-import type { MemoryStore } from '../memory/types.js';
-import type { Env } from './build-agents.js';
+import type { MemoryStore } from './types.js';
+import type { Env } from '../types/env.js';
 
-export type { MemoryHit, MemoryRecord, MemoryStore } from '../memory/types.js';
+export type { MemoryHit, MemoryRecord, MemoryStore } from './types.js';
 
 /** Where `massgen memory …` finds the store: a folder, a config's `memory:`, or the scope's default. */
 export interface MemoryAdminOptions {
@@ -22,7 +22,7 @@ export interface MemoryAdminOptions {
 export async function openMemoryAdmin(
   options: MemoryAdminOptions,
 ): Promise<{ store: MemoryStore; dir: string }> {
-  const { memoryStoreDir, openConfiguredStore } = await import('../memory/run-memory.js');
+  const { memoryStoreDir, openConfiguredStore } = await import('./run-memory.js');
   let config: MemoryConfig = MemoryConfigSchema.parse({ scope: options.user ? 'user' : 'project' });
   let baseDir = options.cwd;
   if (options.config !== undefined) {

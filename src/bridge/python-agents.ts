@@ -1,15 +1,15 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { PythonAgent, PYTHON_HOST_SCRIPT } from '../bridge/index.js';
+import { PythonAgent } from './python-agent.js';
+import { PYTHON_HOST_SCRIPT } from './python-host.js';
 import type { MassGenConfig } from '../config/index.js';
 import { bwrapArgs } from '../tools/execute-command/index.js';
 import type { RunWarning } from '../types/events.js';
-import type { AgentSandbox } from './build-tools.js';
-import { resolveConfigPath } from './config-relative.js';
+import type { AgentSandbox } from '../tools/agent-sandbox.js';
+import { resolveConfigPath } from '../config/config-relative.js';
 import { agentRoute, isPythonImportName, type ExternalAgent } from './external-agents.js';
+import type { Env } from '../types/env.js';
 import { isRecord } from '../util/guards.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** Folders a sandboxed Python agent must still read: massgen's bridge, the interpreter's own prefix, user site-packages. */
 function pythonReadable(python: string | undefined, env: Env): string[] {

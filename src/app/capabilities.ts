@@ -1,0 +1,26 @@
+import { externalAgentsCapability, pythonToolsCapability } from '../bridge/capability.js';
+import type { Capability } from '../capability/index.js';
+import { memoryCapability } from '../memory/capability.js';
+import { skillsCapability } from '../skills/capability.js';
+import { browserCapability } from '../tools/browser/capability.js';
+import { computerCapability } from '../tools/computer/capability.js';
+import { libraryToolsCapability } from '../tools/custom/capability.js';
+import { mediaGenerationCapability } from '../tools/media-generation/capability.js';
+
+/**
+ * The run's capabilities, in the order their parts are merged (docs/architecture.md, "How to add a
+ * capability"): an agent's custom tools are the config's, then Python's, the library's and memory's;
+ * `load_skill` comes first among its tools and the browser, desktop and media tools after its custom
+ * ones; the skills list precedes the memories in its system prompt; skills' warnings precede the
+ * external agents'. Only the descriptors load here; each capability's module loads when a run uses it.
+ */
+export const builtInCapabilities: readonly Capability[] = [
+  pythonToolsCapability,
+  libraryToolsCapability,
+  skillsCapability,
+  memoryCapability,
+  browserCapability,
+  computerCapability,
+  mediaGenerationCapability,
+  externalAgentsCapability,
+];
