@@ -115,13 +115,13 @@ describe('batch progress', () => {
     expect(err).toContain('massgen batch: q9: ␛]0;PWNED␇ ***\n');
   });
 
-  it('a cost that is not known reads "cost unknown", never $0.0000; a partly known one "$…+"', () => {
+  it('a cost that is not known reads "cost unknown", never $0.0000; a partly known one "$… + unknown"', () => {
     let out = '';
     const view = createBatchProgress((text) => (out += text), { isTTY: false });
     view.update({ ...base, line: line({ cost_usd: 0, cost_known: false }) });
     view.update({ ...base, line: line({ id: 'q18', cost_usd: 0.002, cost_known: false }) });
     expect(out).toBe(
-      '[120/200] q17 completed, winner alpha, 1.2s, cost unknown\n[120/200] q18 completed, winner alpha, 1.2s, $0.0020+\n',
+      '[120/200] q17 completed, winner alpha, 1.2s, cost unknown\n[120/200] q18 completed, winner alpha, 1.2s, $0.0020 + unknown\n',
     );
     const summary: BatchSummary = {
       ...base,
@@ -135,7 +135,9 @@ describe('batch progress', () => {
       stoppedBy: null,
     };
     expect(summaryLines(summary)).toMatch(/1\.23M tokens, cost unknown\n/);
-    expect(summaryLines({ ...summary, costUsd: 0.5, costUnknown: 3 })).toMatch(/tokens, \$0\.5000\+\n/);
+    expect(summaryLines({ ...summary, costUsd: 0.5, costUnknown: 3 })).toMatch(
+      /tokens, \$0\.5000 \+ unknown\n/,
+    );
     out = '';
     const bar = createBatchProgress((text) => (out += text), { isTTY: true, width: 100, now: () => 0 });
     bar.update({ ...base, costUsd: 0, costUnknown: 4 });

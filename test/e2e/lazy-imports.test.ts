@@ -60,13 +60,15 @@ function threeAgentWorkdir(): string {
  * modules (workspace/isolated-context.js and the apply steps), which a run still loads with its
  * workspaces.
  */
+// Each capability's modules, but not its descriptor (`capability.js`): the list of descriptors is read
+// by every run (src/app/capabilities.ts) and imports nothing of the capability itself.
 const CAPABILITIES: Record<string, RegExp> = {
-  memory: /\/dist\/(memory\/|app\/memory-admin\.js)/,
-  skills: /\/dist\/(skills\/|app\/(agent-skills|skills-tools)\.js)/,
+  memory: /\/dist\/memory\/(?!capability\.js)/,
+  skills: /\/dist\/skills\/(?!capability\.js)/,
   'media (attachments, read_media, generation)':
-    /\/dist\/(media\/(attachments|fetch-attachment|sniff-media|read-media-file)\.js|tools\/media-generation\/|app\/media-generation-provider\.js)/,
-  browser: /\/dist\/(tools\/browser\/|app\/browser-provider\.js)/,
-  computer: /\/dist\/(tools\/computer\/|app\/computer-provider\.js)/,
+    /\/dist\/(media\/(attachments|fetch-attachment|sniff-media|read-media-file)\.js|tools\/media-generation\/(?!capability\.js))/,
+  browser: /\/dist\/tools\/browser\/(?!capability\.js)/,
+  computer: /\/dist\/tools\/computer\/(?!capability\.js)/,
   'quality loop':
     /\/dist\/coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js/,
   queue: /\/dist\/queue\//,
