@@ -188,7 +188,6 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
-    180_000,
   );
 
   const noGit = spawnSync('git', ['--version']).status === 0 ? null : 'git is not installed';
@@ -228,7 +227,6 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
-    180_000,
   );
 
   it.skipIf(why !== null)(
@@ -274,6 +272,5 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
-    180_000,
   );
 });
