@@ -21,15 +21,21 @@ import {
   runCli,
   startCli,
   useFakeServer,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { POLL } from '../support/wait.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  newPage,
+  startWeb,
+  stopWeb,
+  useBrowser,
+  WEB_TEST,
+} from '../support/web-browser.js';
 
 if (!hasChromium) console.warn(`web UI tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts');
-/** `expect.poll` waits 1 s by default: too little on a loaded machine (the config catalog can be slower). */
-const POLL = { timeout: 20_000 };
 
 const fake = useFakeServer();
 const chrome = useBrowser({ artifacts: ARTIFACTS });
@@ -49,7 +55,7 @@ const shot = (page: Page, name: string) =>
 describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
   it(
     'asks a question, streams the panels, shows votes, resets and the final answer, opens a file, survives a dropped socket',
-    { timeout: 90_000 },
+    WEB_TEST,
     async () => {
       fake.server.setHandler(slowConverging);
       const cwd = makeWorkdir();
@@ -91,7 +97,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
         await shot(page, 'web-live');
 
         const final = page.getByRole('region', { name: 'Final answer' });
-        await final.getByText(finalAnswerOf('a')).waitFor({ timeout: 30_000 });
+        await final.getByText(finalAnswerOf('a')).waitFor();
         expect(sockets).toBeGreaterThanOrEqual(2);
         const timeline = page.getByRole('region', { name: 'Timeline' });
         // Votes appear; c's late answer struck out the votes cast before it, and they were cast again.
@@ -376,7 +382,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
 
   it(
     'from another loopback port and from a sandboxed frame (Origin: null), with the user’s cookie: no run started, none cancelled, nothing read',
-    { timeout: 90_000 },
+    WEB_TEST,
     async () => {
       fake.server.setHandler(() => ({ hang: true }));
       const cwd = makeWorkdir();
@@ -386,7 +392,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
         'team.yaml',
       );
       const { cli: web, url } = await startWeb(cwd, ['--config', 'team.yaml']);
-      const serve = startCli(['serve', '--config', 'team.yaml', '--port', '0'], { cwd, timeoutMs: 60_000 });
+      const serve = startCli(['serve', '--config', 'team.yaml', '--port', '0'], { cwd });
       const attacker = http.createServer((request, response) => {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         response.end(attackPage(webPort, servePort, runId));
@@ -396,9 +402,8 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
       let runId = '';
       const page = await newPage(chrome.browser);
       try {
-        await waitFor(() => /API key: \S+/.test(serve.stdout), 15_000, 'the serve address and key');
+        const [, serveKey] = await serve.output(/API key: (\S+)/, 'the serve key');
         const serveUrl = /massgen serve: (\S+)/.exec(serve.stdout)?.[1] as string;
-        const serveKey = /API key: (\S+)/.exec(serve.stdout)?.[1] as string;
         servePort = Number(new URL(serveUrl).port);
         const token = new URL(url).searchParams.get('token') as string;
         const webBase = new URL(url).origin;
@@ -413,7 +418,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
         });
         expect(started.status).toBe(201);
         runId = ((await started.json()) as { id: string }).id;
-        await waitFor(() => fake.server.requests.length === 2, 15_000, 'both agents calling their model');
+        await web.until(() => fake.server.requests.length === 2, 'both agents calling their model');
 
         // The user has the web UI open: the browser holds its cookie, which cookies' rules also attach to
         // requests from any other port of 127.0.0.1.
@@ -429,9 +434,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
         const evil = await page.context().newPage();
         await evil.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/attack.html`);
         const results = (await (
-          await evil.waitForFunction(() => (globalThis as { results?: unknown }).results, undefined, {
-            timeout: 30_000,
-          })
+          await evil.waitForFunction(() => (globalThis as { results?: unknown }).results)
         ).jsonValue()) as Record<'top' | 'framed', Record<string, unknown>>;
 
         // State: still the one run, not cancelled; no model call beyond its two; serve ran nothing.
@@ -484,7 +487,7 @@ describe('massgen --web flags', () => {
     const { cli, url } = await startWeb(cwd, ['--no-auth', '--allowed-host', 'massgen.test']);
     try {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-      await waitFor(() => cli.stderr.includes('--no-auth'), 5_000, 'the warning');
+      await cli.output(/--no-auth/, 'the warning', { stream: 'stderr' });
       expect(cli.stderr).toMatch(
         /^massgen: warning: --no-auth: every program and user on this machine can start runs/,
       );
