@@ -34,7 +34,6 @@ function cacheWithDefaultModel(): string {
 // Real inference in child processes: generous per-test time on a busy 2-core machine.
 describe.skipIf(!hasTiny)(
   `local model runs through the CLI${hasTiny ? '' : ' (skipped: ../shared/models/stories260K.gguf not found)'}`,
-  { timeout: 180_000 },
   () => {
     it('--local-model PATH: two local agents complete a full run (the protocol holds even when the text is nonsense)', async () => {
       const cwd = makeWorkdir();

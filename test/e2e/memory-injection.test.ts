@@ -138,7 +138,7 @@ describe('memory.save', () => {
       'not saved: memory.save is ask, so each memory needs a person to approve it',
     );
     expect(await storedTexts(cwd)).not.toContain(INJECTION);
-  }, 120_000);
+  });
 
   it('off: no save_memory tool, and agents are not told of one', async () => {
     fake.server.setHandler(saving([INJECTION]));
@@ -150,7 +150,7 @@ describe('memory.save', () => {
     expect(alpha.flatMap(toolNames)).not.toContain('save_memory');
     expect(alpha.map(systemText).join('\n')).not.toContain('save_memory');
     expect(await storedTexts(cwd)).not.toContain(INJECTION);
-  }, 120_000);
+  });
 
   it('ask, with someone to answer: each save waits for approval, and only approved ones are kept', async () => {
     const KEPT = 'The staging database listens on port 5433.';
@@ -191,5 +191,5 @@ describe('memory.save', () => {
     const texts = await storedTexts(cwd);
     expect(texts).toContain(KEPT);
     expect(texts).not.toContain(INJECTION);
-  }, 120_000);
+  });
 });

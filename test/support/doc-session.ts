@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, waitFor } from '../e2e/cli-harness.js';
+import { freePort } from '../e2e/cli-harness.js';
+import { waitUntil } from './wait.js';
 
 /** The repository's root folder. */
 export const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,7 +47,7 @@ export async function runDocSession(
   let out = '';
   fake.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   try {
-    await waitFor(() => out.includes('scripted model on'), 30_000, 'the scripted model');
+    await waitUntil(() => out.includes('scripted model on'), 'the scripted model', { seen: () => out });
     const run = spawnSync('bash', ['-e', '-c', session.replaceAll('8123', port)], {
       cwd,
       env,
