@@ -150,7 +150,6 @@ describe('local model: bad input and no network', () => {
     const result = await runCli(['Why is the sky blue?'], {
       cwd,
       env: { MASSGEN_MODEL_DIR: modelDir, MASSGEN_HF_ENDPOINT: 'http://127.0.0.1:9' },
-      timeoutMs: 30_000,
     });
     expect(result.code).toBe(2);
     const errors = linesOf(result.stderr).filter((l) => l.startsWith('massgen: error:'));
@@ -181,7 +180,7 @@ describe('local model: bad input and no network', () => {
     ],
   ])('%s: exit 1 with one clear line', async (_name, make, expected) => {
     const cwd = makeWorkdir();
-    const result = await runCli(['--local-model', make(cwd), 'q'], { cwd, timeoutMs: 30_000 });
+    const result = await runCli(['--local-model', make(cwd), 'q'], { cwd });
     expect(result.code).toBe(1);
     expect(linesOf(result.stderr)[0]).toMatch(expected);
     expect(fs.existsSync(path.join(cwd, '.massgen'))).toBe(false);
@@ -191,7 +190,7 @@ describe('local model: bad input and no network', () => {
     const cwd = makeWorkdir();
     const file = path.join(cwd, 'cut.gguf');
     fs.writeFileSync(file, fs.readFileSync(TINY).subarray(0, 100_000));
-    const result = await runCli(['--local-model', file, 'q'], { cwd, timeoutMs: 30_000 });
+    const result = await runCli(['--local-model', file, 'q'], { cwd });
     expect(result.code).toBe(1);
     expect(linesOf(result.stderr)[0]).toMatch(/^massgen: error: corrupt GGUF file: .*cut\.gguf \(truncated/);
   });
