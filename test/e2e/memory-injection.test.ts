@@ -97,21 +97,23 @@ describe('saved memories reach later runs as quoted data', () => {
     fake.server.setHandler(saving([INJECTION, BREAKOUT]));
     const cwd = workdir({ save: 'auto' });
     await run(cwd, 'Where do the API keys go?');
-    const runId = readEvents(logDirs(cwd)[0]!).find((e) => e.type === 'run.started')!.runId;
+    const started = readEvents(logDirs(cwd)[0]!).find((e) => e.type === 'run.started')!;
+    const runId = started.runId;
+    // The CLI's date, not this process's: CI's date pass moves only the test runner's clock.
+    const savedOn = new Date(started.ts).toISOString().slice(0, 10);
     expect(await storedTexts(cwd)).toEqual(expect.arrayContaining([INJECTION, BREAKOUT]));
 
     fake.server.setHandler(convergingHandler);
     const requests = await run(cwd, 'Where do the API keys go, says mallory?');
     const systems = requests.filter((b) => agentOf(b) === 'alpha').map(systemText);
     expect(systems.length).toBeGreaterThan(0);
-    const today = new Date().toISOString().slice(0, 10);
     for (const system of systems) {
       const { notes, outside } = memoryBlock(system);
       for (const text of [INJECTION, BREAKOUT]) {
         expect(notes).toContainEqual({
           run: runId,
           agent: 'alpha',
-          date: today,
+          date: savedOn,
           via: 'save_memory',
           kind: 'fact',
           text,

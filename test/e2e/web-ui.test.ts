@@ -3,6 +3,7 @@
  * the built CLI (`massgen --web`) with agents on a local scripted OpenAI-compatible server. Driven by
  * accessible names. Screenshots of each state go to test/artifacts/ (git-ignored).
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -16,14 +17,17 @@ import {
   votableIds,
   convergingHandler,
   finalAnswerOf,
+  logDirs,
   makeWorkdir,
   persona,
+  readJson,
   runCli,
   startCli,
   useFakeServer,
   writeConfig,
+  type StatusJson,
 } from './cli-harness.js';
-import { POLL } from '../support/wait.js';
+import { POLL, waitUntil } from '../support/wait.js';
 import {
   CHROMIUM,
   hasChromium,
@@ -42,11 +46,30 @@ const chrome = useBrowser({ artifacts: ARTIFACTS });
 
 /**
  * A converging team slow enough to watch (and to cut the socket mid-run) whose third agent answers
- * late: the others have voted by then, so its answer visibly resets their votes.
+ * late: its first answer is held until the run in `cwd` has taken a vote of another agent (status.json
+ * says so), so that answer visibly resets the votes — an order that does not depend on the machine.
  */
-function slowConverging(body: FakeChatRequestBody): FakeResponse {
-  const late = agentOf(body) === 'c' && !votableIds(body).includes('agent1');
-  return { ...convergingHandler(body), delayMs: late ? 250 : 40 };
+function slowConverging(cwd: string) {
+  const voted = () =>
+    logDirs(cwd).some((dir) => {
+      const file = path.join(dir, 'status.json');
+      if (!fs.existsSync(file)) return false;
+      const { agents } = readJson<StatusJson>(file);
+      return Object.values(agents).some((agent) => agent.status === 'voted');
+    });
+  return async (body: FakeChatRequestBody): Promise<FakeResponse> => {
+    if (agentOf(body) === 'c' && !votableIds(body).includes('agent1')) {
+      await waitUntil(voted, 'a vote of a or b before c answers', {
+        seen: () =>
+          logDirs(cwd)
+            .map((dir) => path.join(dir, 'status.json'))
+            .filter((file) => fs.existsSync(file))
+            .map((file) => fs.readFileSync(file, 'utf8'))
+            .join('\n') || 'no status.json yet',
+      });
+    }
+    return { ...convergingHandler(body), delayMs: 40 };
+  };
 }
 
 const shot = (page: Page, name: string) =>
@@ -57,8 +80,8 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
     'asks a question, streams the panels, shows votes, resets and the final answer, opens a file, survives a dropped socket',
     WEB_TEST,
     async () => {
-      fake.server.setHandler(slowConverging);
       const cwd = makeWorkdir();
+      fake.server.setHandler(slowConverging(cwd));
       writeConfig(
         cwd,
         {
