@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../src/app/validate.js';
+import { CLI_TIMEOUT_MS } from './e2e/cli-harness.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -17,7 +18,13 @@ describe('README', () => {
     const file = path.join(root, `.readme-example-${process.pid}.mjs`);
     writeFileSync(file, block as string);
     try {
-      const run = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+      // A bound for a hung example only, far above what it takes on a busy machine.
+      const run = spawnSync(process.execPath, [file], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: CLI_TIMEOUT_MS,
+      });
+      expect(run.error, 'the example ran to its end').toBeUndefined();
       expect(run.stderr).toBe('');
       expect(run.stdout.trim()).toBe('a Canberra.');
       expect(run.status).toBe(0);

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent, RunEventInput } from '../types/events.js';
 import type { ToolApprovalDecision } from '../types/tool.js';
 import { createFileApprovals, createFileReviews } from './file-handshake.js';
@@ -10,6 +10,7 @@ import type { PreparedRun } from './run-massgen.js';
 
 const dirs: string[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 const logDir = () => {
@@ -22,10 +23,14 @@ let seq = 0;
 const ev = (input: RunEventInput): RunEvent =>
   ({ ...input, runId: 'r', seq: seq++, ts: Date.UTC(2025, 0, 1) }) as RunEvent;
 
-/** Waits for `predicate`, looking every 10 ms (the handshake looks every 100 ms). */
-async function until(predicate: () => boolean): Promise<void> {
-  while (!predicate()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
+/**
+ * The handshake looks for the answer file on a timer: the tests move that clock (not the date), so
+ * "it has looked" is a fact and not a guess about how busy the machine is.
+ */
+const fakeClock = () =>
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+/** The handshake's look interval (file-handshake.ts). */
+const POLL_MS = 100;
 
 const answer = (file: string, value: unknown) => {
   writeFileSync(`${file}.tmp`, JSON.stringify(value));
@@ -60,6 +65,7 @@ const requested = (callId: string) =>
 
 describe('createFileApprovals', () => {
   it('writes the question, reads the answer written next to it, and says where it waits', async () => {
+    fakeClock();
     const dir = logDir();
     const { run, answers } = fakeRun();
     const said: string[] = [];
@@ -78,20 +84,23 @@ describe('createFileApprovals', () => {
     expect(said[0]).toContain(path.join(dir, 'approvals', 'a-call_1.answer.json'));
     // Not JSON yet (half written): read again later.
     writeFileSync(path.join(dir, 'approvals', 'a-call_1.answer.json'), '{"appro');
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.advanceTimersByTimeAsync(2 * POLL_MS);
     expect(answers).toEqual([]);
     answer(path.join(dir, 'approvals', 'a-call_1.answer.json'), { approve: false, reason: 'not today' });
-    await until(() => answers.length === 1);
+    await vi.advanceTimersByTimeAsync(POLL_MS);
     expect(answers[0]).toEqual(['a', 'call/1', { approved: false, reason: 'not today', by: 'file' }]);
     approvals.close();
   });
 
   it('denies when nobody answers within the tool timeout, and stops waiting for calls answered elsewhere', async () => {
+    fakeClock();
     const dir = logDir();
     const { run, answers } = fakeRun(0.05);
     const approvals = createFileApprovals(run, dir);
     approvals.handle(requested('c1'));
-    await until(() => answers.length === 1);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(answers).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(answers[0]?.[2]).toEqual({
       approved: false,
       reason: 'nobody answered within 0.05s (tool_timeout_seconds)',
@@ -110,7 +119,7 @@ describe('createFileApprovals', () => {
       }),
     );
     answer(path.join(dir, 'approvals', 'a-c2.answer.json'), { approve: true });
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await vi.advanceTimersByTimeAsync(3 * POLL_MS);
     expect(slow.answers).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   createApprovalPrompt,
   type ApprovalPromptOptions,
 } from './approval-prompt.js';
+import { waitUntil } from '../../test/support/wait.js';
 
 let seq = 0;
 const ev = (input: RunEventInput): RunEvent => ({ ...input, runId: 'r', seq: seq++, ts: 0 }) as RunEvent;
@@ -46,12 +47,6 @@ function fakeTerminal() {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
-/** Waits until `check` holds (readline answers asynchronously). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await tick();
-  expect(check()).toBe(true);
-}
-
 function setup(options: Partial<ApprovalPromptOptions> = {}) {
   const run = recordingRun();
   const terminal = fakeTerminal();
@@ -89,18 +84,18 @@ describe('createApprovalPrompt on a terminal', () => {
     const { run, terminal, warn, prompt } = setup();
     prompt.handle(requested('gpt', 'c1'));
     prompt.handle(requested('claude', 'c2', 'fetch', { url: 'https://x' }));
-    await until(() => terminal.written().includes('?'));
+    await waitUntil(() => terminal.written().includes('?'));
     expect(terminal.written()).toBe('Allow gpt to run write_file {"path":"a"}? [y/N] ');
 
     terminal.input.write('y\n');
-    await until(() => run.answers.length === 1);
+    await waitUntil(() => run.answers.length === 1);
     expect(run.answers[0]).toEqual(['gpt', 'c1', { approved: true, by: 'terminal' }]);
-    await until(() => terminal.written().includes('Allow claude'));
+    await waitUntil(() => terminal.written().includes('Allow claude'));
     expect(terminal.written()).toContain('Allow claude to run fetch {"url":"https://x"}? [y/N] ');
 
     // Anything but y/yes denies (the default is no).
     terminal.input.write('\n');
-    await until(() => run.answers.length === 2);
+    await waitUntil(() => run.answers.length === 2);
     expect(run.answers[1]).toEqual([
       'claude',
       'c2',
@@ -108,9 +103,9 @@ describe('createApprovalPrompt on a terminal', () => {
     ]);
 
     prompt.handle(requested('gpt', 'c3'));
-    await until(() => terminal.written().split('Allow').length === 4);
+    await waitUntil(() => terminal.written().split('Allow').length === 4);
     terminal.input.write(' YES \n');
-    await until(() => run.answers.length === 3);
+    await waitUntil(() => run.answers.length === 3);
     expect(run.answers[2]).toEqual(['gpt', 'c3', { approved: true, by: 'terminal' }]);
     expect(warn).not.toHaveBeenCalled();
     prompt.close();
@@ -121,7 +116,7 @@ describe('createApprovalPrompt on a terminal', () => {
     prompt.handle(requested('gpt', 'c1'));
     prompt.handle(requested('claude', 'c2'));
     prompt.handle(requested('gemini', 'c3'));
-    await until(() => terminal.written().includes('Allow gpt'));
+    await waitUntil(() => terminal.written().includes('Allow gpt'));
     // The question being asked is resolved elsewhere: the next one is asked.
     prompt.handle(
       ev({
@@ -132,7 +127,7 @@ describe('createApprovalPrompt on a terminal', () => {
         approved: true,
       }),
     );
-    await until(() => terminal.written().includes('Allow claude'));
+    await waitUntil(() => terminal.written().includes('Allow claude'));
     // claude's turn ends while its call is asked; gemini's queued call is gone with its restart.
     prompt.handle(ev({ type: 'agent.turn.restarted', agentId: 'gemini', reason: 'new answer' }));
     prompt.handle(
@@ -153,9 +148,11 @@ describe('createApprovalPrompt on a terminal', () => {
 
     // A new request is asked as usual.
     prompt.handle(requested('gpt', 'c4'));
-    await until(() => terminal.written().includes('Allow gpt to run write_file {"path":"a"}? [y/N] \nAllow'));
+    await waitUntil(() =>
+      terminal.written().includes('Allow gpt to run write_file {"path":"a"}? [y/N] \nAllow'),
+    );
     terminal.input.write('n\n');
-    await until(() => run.answers.length === 1);
+    await waitUntil(() => run.answers.length === 1);
     expect(run.answers[0]).toEqual([
       'gpt',
       'c4',
@@ -168,7 +165,7 @@ describe('createApprovalPrompt on a terminal', () => {
     const { run, terminal, prompt } = setup();
     prompt.handle(requested('gpt', 'c1'));
     prompt.handle(requested('gpt', 'c2'));
-    await until(() => terminal.written().includes('Allow gpt'));
+    await waitUntil(() => terminal.written().includes('Allow gpt'));
     prompt.handle(
       ev({
         type: 'run.finished',
@@ -195,9 +192,9 @@ describe('createApprovalPrompt on a terminal', () => {
     const { run, terminal, prompt } = setup({ onInterrupt });
     Object.assign(terminal.output, { isTTY: true, columns: 80 });
     prompt.handle(requested('gpt', 'c1'));
-    await until(() => terminal.written().includes('Allow gpt'));
+    await waitUntil(() => terminal.written().includes('Allow gpt'));
     terminal.input.write('\u0003');
-    await until(() => onInterrupt.mock.calls.length === 1);
+    await waitUntil(() => onInterrupt.mock.calls.length === 1);
     expect(run.answers).toEqual([]);
     prompt.close();
   });
@@ -205,9 +202,9 @@ describe('createApprovalPrompt on a terminal', () => {
   it('denies the rest when the input ends (Ctrl-D), with one warning', async () => {
     const { run, terminal, warn, prompt } = setup();
     prompt.handle(requested('gpt', 'c1'));
-    await until(() => terminal.written().includes('Allow gpt'));
+    await waitUntil(() => terminal.written().includes('Allow gpt'));
     terminal.input.end();
-    await until(() => run.answers.length === 1);
+    await waitUntil(() => run.answers.length === 1);
     prompt.handle(requested('gpt', 'c2'));
     expect(run.answers).toEqual([
       ['gpt', 'c1', { approved: false, reason: NO_APPROVER_REASON, by: 'none' }],

@@ -4,6 +4,7 @@ import type { RunEvent, RunEventInput } from '../types/events.js';
 import type { ChangedFile } from '../types/permission-events.js';
 import { approvalQuestion } from './approval-prompt.js';
 import { createReviewPrompt, fileDiffText } from './review-prompt.js';
+import { waitUntil } from '../../test/support/wait.js';
 
 let seq = 0;
 const ev = (input: RunEventInput): RunEvent => ({ ...input, runId: 'r', seq: seq++, ts: 0 }) as RunEvent;
@@ -38,11 +39,6 @@ function terminal() {
   return { input, output, written: () => written };
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(check()).toBe(true);
-}
-
 describe('the review prompt', () => {
   it('shows each file hunk by hunk and asks about it: yes, no, then all from here', async () => {
     const answers: unknown[] = [];
@@ -52,15 +48,15 @@ describe('the review prompt', () => {
       term,
     );
     prompt.handle(proposed([file('a.ts'), file('b.ts'), file('c.ts'), file('d.ts')]));
-    await until(() => term.written().includes('Apply a.ts?'));
+    await waitUntil(() => term.written().includes('Apply a.ts?'));
     expect(term.written()).toContain('Changes to /home/me/project from a (branch massgen/r/a): 4 files');
     expect(term.written()).toContain('── a.ts (modified, +1 −1) ──\n@@ -1 +1 @@\n-old\n+new');
     term.input.write('y\n');
-    await until(() => term.written().includes('Apply b.ts?'));
+    await waitUntil(() => term.written().includes('Apply b.ts?'));
     term.input.write('n\n');
-    await until(() => term.written().includes('Apply c.ts?'));
+    await waitUntil(() => term.written().includes('Apply c.ts?'));
     term.input.write('a\n');
-    await until(() => answers.length === 1);
+    await waitUntil(() => answers.length === 1);
     expect(answers[0]).toEqual(['changes-1', ['a.ts', 'c.ts', 'd.ts'], 'terminal']);
     prompt.close();
   });
@@ -73,10 +69,10 @@ describe('the review prompt', () => {
       term,
     );
     prompt.handle(proposed([file('a.ts', '+\u001b[2Jcleared'), file('b.ts')]));
-    await until(() => term.written().includes('Apply a.ts?'));
+    await waitUntil(() => term.written().includes('Apply a.ts?'));
     expect(term.written()).not.toContain('\u001b[2J');
     term.input.write('q\n');
-    await until(() => answers.length === 1);
+    await waitUntil(() => answers.length === 1);
     expect(answers[0]).toEqual(['changes-1', [], 'terminal']);
     expect(fileDiffText({ ...file('x.bin'), binary: true, hunks: [] })).toBe(
       '── x.bin (modified, binary) ──',
@@ -114,15 +110,15 @@ describe('the review prompt and the kinds of change', () => {
         { ...file('new.md'), status: 'renamed', from: 'old.md', before: 'file', after: 'file' },
       ]),
     );
-    await until(() => term.written().includes('Apply docs?'));
+    await waitUntil(() => term.written().includes('Apply docs?'));
     expect(term.written()).toContain('── docs (type changed: folder → symbolic link → /tmp, +1 −1) ──');
     term.input.write('n\n');
-    await until(() => term.written().includes('Apply passwd?'));
+    await waitUntil(() => term.written().includes('Apply passwd?'));
     expect(term.written()).toContain(
       '── passwd (added: symbolic link → /etc/passwd, +1 −0) ──\n!! a symbolic link to /etc/passwd, outside the folder: applied only when picked by name, never by "all"',
     );
     term.input.write('a\n');
-    await until(() => answers.length === 1);
+    await waitUntil(() => answers.length === 1);
     expect(answers[0]).toEqual(['changes-1', ['ok', 'new.md'], 'terminal']);
     expect(fileDiffText({ ...file('new.md'), status: 'renamed', from: 'old.md' })).toMatch(
       /^── new\.md \(renamed from old\.md, \+1 −1\) ──/,
@@ -136,9 +132,9 @@ describe('the review prompt and the kinds of change', () => {
       again,
     );
     second.handle(proposed([link('passwd', '/etc/passwd', outside)]));
-    await until(() => again.written().includes('Apply passwd?'));
+    await waitUntil(() => again.written().includes('Apply passwd?'));
     again.input.write('y\n');
-    await until(() => picked.length === 1);
+    await waitUntil(() => picked.length === 1);
     expect(picked[0]).toEqual(['changes-1', ['passwd'], 'terminal']);
     second.close();
   });

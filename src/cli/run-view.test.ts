@@ -6,6 +6,7 @@ import type { PreparedRun } from '../app/index.js';
 import type { RunEvent, RunEventInput } from '../types/events.js';
 import { NO_APPROVER_REASON } from './approval-prompt.js';
 import { createRunView, type RunViewIo, type RunViewOptions } from './run-view.js';
+import { waitUntil } from '../../test/support/wait.js';
 
 type Decision = { approved: boolean; reason?: string; by?: string };
 
@@ -72,11 +73,6 @@ const options = (overrides: Partial<RunViewOptions> = {}): RunViewOptions => ({
 });
 
 const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await tick(10);
-  expect(check()).toBe(true);
-}
-
 describe('createRunView: tool approvals in the plain views', () => {
   it('asks on the terminal and answers the run', async () => {
     const input = Object.assign(new PassThrough(), { isTTY: true });
@@ -93,9 +89,9 @@ describe('createRunView: tool approvals in the plain views', () => {
     view.handle(events.started());
     view.handle(events.requested('c1'));
     expect(stdout()).toContain('[gpt] ? write_file is waiting for approval');
-    await until(() => asked.includes('Allow gpt to run write_file {"path":"a.txt"}? [y/N] '));
+    await waitUntil(() => asked.includes('Allow gpt to run write_file {"path":"a.txt"}? [y/N] '));
     input.write('y\r');
-    await until(() => answers.length === 1);
+    await waitUntil(() => answers.length === 1);
     expect(answers[0]).toEqual(['gpt', 'c1', { approved: true, by: 'terminal' }]);
     await view.finish();
   });
@@ -251,9 +247,9 @@ describe('createRunView: --review and the permission rules', () => {
     expect(view.live).toBe(false);
     view.handle(events.started());
     view.handle(proposed());
-    await until(() => shown.includes('Apply a.ts?'));
+    await waitUntil(() => shown.includes('Apply a.ts?'));
     input.write('y\r');
-    await until(() => reviews.length === 1);
+    await waitUntil(() => reviews.length === 1);
     expect(reviews[0]).toEqual(['changes-1', ['a.ts'], 'terminal']);
     await view.finish();
   });

@@ -11,6 +11,7 @@ import { LogFolderError } from './log-writer.js';
 import { formatLogTimestamp } from './paths.js';
 import type { StatusDocument } from './status-document.js';
 import type { VoteDocument } from './vote-document.js';
+import { POLL } from '../../test/support/wait.js';
 
 const NOBODY = 65534;
 
@@ -292,9 +293,7 @@ describe('events.jsonl', () => {
     const events = answeredRun();
     for (const event of events.slice(0, 3)) writer.handle(event);
     // Buffered for at most a few hundred milliseconds, then on disk without any flush call.
-    await expect
-      .poll(() => fs.readFileSync(journal, 'utf8').split('\n').length - 1, { timeout: 2000, interval: 20 })
-      .toBe(3);
+    await expect.poll(() => fs.readFileSync(journal, 'utf8').split('\n').length - 1, POLL).toBe(3);
     for (const event of events.slice(3)) writer.handle(event);
     await writer.flush();
     const lines = fs.readFileSync(journal, 'utf8').trimEnd().split('\n');

@@ -10,6 +10,7 @@ import { agents, listFiles, newWriter, readJson, stamper, T0, tempDir } from './
 import { formatLogTimestamp } from './paths.js';
 import type { StatusDocument } from './status-document.js';
 import type { VoteDocument } from './vote-document.js';
+import { POLL } from '../../test/support/wait.js';
 
 const usage = (input: number, output: number, reasoning = 0, cached = 0): TokenUsage => ({
   inputTokens: input,
@@ -296,7 +297,7 @@ describe('createRunLogWriter', () => {
       }),
     );
     expect(fs.existsSync(writer.statusPath)).toBe(false);
-    await expect.poll(() => fs.existsSync(writer.statusPath), { timeout: 2000, interval: 20 }).toBe(true);
+    await expect.poll(() => fs.existsSync(writer.statusPath), POLL).toBe(true);
     const status = readJson<StatusDocument>(writer.statusPath);
     expect(status.phase).toBe('coordinating');
     expect(status.agents.alice?.status).toBe('answered');

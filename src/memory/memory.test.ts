@@ -120,7 +120,6 @@ describe('LanceDB memory store', () => {
         await embedder.close?.();
       }
     },
-    120_000,
   );
 });
 

@@ -1,10 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AGENTS, eventBuilder, threeAgentRun } from './fixtures.test-support.js';
 import { LiveViewStore } from './store.js';
 import { renderFinalScreen } from './components/final-screen.js';
 
 describe('LiveViewStore', () => {
-  it('reduces every event but publishes thousands of deltas in a few batched snapshots', async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  it('reduces every event but publishes thousands of deltas in a few batched snapshots', () => {
+    // The publish timer on vitest's clock: "not yet" and "once, after flushMs" are facts, not pauses.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const store = new LiveViewStore({ flushMs: 30 });
     const listener = vi.fn();
     store.subscribe(listener);
@@ -18,7 +23,9 @@ describe('LiveViewStore', () => {
     expect(listener).not.toHaveBeenCalled();
     expect(store.current().view.agents['gpt']?.text).toHaveLength(5000);
     expect(store.getSnapshot().view.eventCount).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    vi.advanceTimersByTime(29);
+    expect(listener).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
     expect(listener).toHaveBeenCalledTimes(1);
     expect(store.getSnapshot().view.agents['gpt']?.text).toHaveLength(5000);
   });

@@ -26,7 +26,7 @@ function provider() {
 const png = samplePng(7, 5, [250, 200, 10]);
 
 describe('massgen/ai-sdk with media', () => {
-  it('passes image and file parts to the team as attachments', { timeout: 120_000 }, async () => {
+  it('passes image and file parts to the team as attachments', async () => {
     const seen: FakeChatRequestBody[] = [];
     fake.server.setHandler((body) => {
       seen.push(body);

@@ -14,9 +14,9 @@ import {
   makeWorkdir,
   persona,
   useFakeServer,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 const fake = useFakeServer();
 
@@ -94,12 +94,18 @@ describe('massgen/ai-sdk', () => {
   });
 
   it('an abort signal stops the run: no further model requests', async () => {
-    fake.server.setHandler((_body, i) => ({
-      text: `Working on draft ${i}.`,
-      chunkSize: 4,
-      delayMs: 40,
-      toolCalls: [{ name: 'new_answer', arguments: { content: `Draft ${i}: ${'more '.repeat(i)}` } }],
-    }));
+    const PROBE = 'PROBE: what is 6 x 7?';
+    const isProbe = (body: unknown) => JSON.stringify(body).includes(PROBE);
+    fake.server.setHandler((body, i) =>
+      isProbe(body)
+        ? convergingHandler(body)
+        : {
+            text: `Working on draft ${i}.`,
+            chunkSize: 4,
+            delayMs: 40,
+            toolCalls: [{ name: 'new_answer', arguments: { content: `Draft ${i}: ${'more '.repeat(i)}` } }],
+          },
+    );
     const { mg } = provider();
     const controller = new AbortController();
     const running = generateText({
@@ -108,12 +114,16 @@ describe('massgen/ai-sdk', () => {
       abortSignal: controller.signal,
       maxRetries: 0,
     }).catch((e: unknown) => e);
-    await waitFor(() => fake.server.requests.length >= 2, 10_000);
+    await waitUntil(() => fake.server.requests.length >= 2, 'two model requests of the run');
     controller.abort();
     await running;
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const seen = fake.server.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(fake.server.requests.length).toBe(seen);
+    // Whatever the stopped run left behind gets as long as a whole second run takes to call the model:
+    // a window that grows with the machine's load, as no fixed pause does.
+    const probe = await generateText({ model: mg(), prompt: PROBE, maxRetries: 0 });
+    expect(probe.text).toBe(finalAnswerOf('alpha'));
+    // A request recorded late but sent before the abort was cut by the client (aborted); a new one not.
+    const late = fake.server.requests.slice(seen).filter((r) => !isProbe(r.body) && !r.aborted);
+    expect(late.length, 'requests of the stopped run after it ended').toBe(0);
   });
 });

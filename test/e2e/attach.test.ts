@@ -70,7 +70,7 @@ describe('massgen --attach', () => {
     const log = fs.readFileSync(path.join(onlyLogDir(cwd), 'events.jsonl'), 'utf8');
     expect(log).toContain(sha256Hex(png));
     expect(log).not.toContain(png.toString('base64').slice(8, 40));
-  }, 120_000);
+  });
 
   it('--automation prints one ATTACHMENT line per file', async () => {
     fake.server.setHandler(() => ({ text: 'Blue.' }));
@@ -92,7 +92,7 @@ describe('massgen --attach', () => {
         'm',
       ),
     );
-  }, 120_000);
+  });
 
   // Root reads every file, so the unreadable case runs the CLI as `nobody` (setpriv) when the tests run
   // as root; as any other user a chmod 000 file is unreadable already.
@@ -134,7 +134,6 @@ describe('massgen --attach', () => {
       expect(result.status).toBe(1);
       expect(fake.server.requests).toEqual([]);
     },
-    120_000,
   );
 
   it('a bad file is one line naming it, before any request (exit 1)', async () => {
@@ -150,7 +149,7 @@ describe('massgen --attach', () => {
       'massgen: error: attachment photo.png: its bytes are not an image (looks like text/plain): check it is the file you meant, or give a text file a text name (.txt, .md) to attach it as text\n',
     );
     expect(fake.server.requests).toEqual([]);
-  }, 120_000);
+  });
 
   it('a URL on this machine is refused before any request; --allow-private-urls fetches it', async () => {
     fake.server.setHandler(() => ({ text: 'A red square.' }));
@@ -187,5 +186,5 @@ describe('massgen --attach', () => {
     } finally {
       await new Promise((resolve) => files.close(resolve));
     }
-  }, 120_000);
+  });
 });

@@ -89,6 +89,6 @@ describe.skipIf(chromium === null)(
       expect(shot?.media).toEqual([
         expect.objectContaining({ path: 'screenshots/001.png', mediaType: 'image/png', kind: 'image' }),
       ]);
-    }, 120_000);
+    });
   },
 );

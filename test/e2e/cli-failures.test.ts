@@ -20,7 +20,6 @@ import {
   runCli,
   startCli,
   toolNames,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
@@ -207,7 +206,7 @@ describe('runs that fail', () => {
   });
 });
 
-describe('hanging models', { timeout: 120_000 }, () => {
+describe('hanging models', () => {
   it('an agent whose turn times out is dropped and the others finish: exit 0', async () => {
     fake.server.setHandler((body) => {
       const id = agentOf(body);
@@ -274,19 +273,18 @@ describe('hanging models', { timeout: 120_000 }, () => {
   });
 });
 
-describe('Ctrl-C', { timeout: 120_000 }, () => {
+describe('Ctrl-C', () => {
   it('SIGINT cancels the in-flight calls, flushes the logs and exits 130', async () => {
     fake.server.setHandler(() => ({ hang: true, sendHeaders: true }));
     const cwd = makeWorkdir();
     writeConfig(cwd, { agents: ['a', 'b'].map((id) => agentEntry(id, fake.server.url)) });
 
     const run = startCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd, timeoutMs: 90_000 });
-    await waitFor(
+    await run.until(
       () => logDirs(cwd).length === 1 && fs.existsSync(path.join(logDirs(cwd)[0] as string, 'status.json')),
-      30_000,
       'status.json',
     );
-    await waitFor(() => fake.server.requests.length === 2, 30_000, 'both agents to be waiting on the model');
+    await run.until(() => fake.server.requests.length === 2, 'both agents to be waiting on the model');
     run.child.kill('SIGINT');
     // The models hang forever: only the SIGINT ends the run (the harness kills it at its timeout otherwise).
     const result = await run.result;

@@ -70,7 +70,7 @@ describe('foreign text in subcommand output is inert', () => {
         runId: 'run_\x1b[31mred',
       });
     }
-  }, 120_000);
+  });
 
   it('massgen skills list shows a skill’s description inert', async () => {
     const cwd = makeWorkdir();
@@ -85,7 +85,7 @@ describe('foreign text in subcommand output is inert', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`evil  Formats reports. ${SHOWN} Use for CSV.`);
     expect(result.stdout + result.stderr).not.toMatch(ACTIVE);
-  }, 60_000);
+  });
 
   it('massgen --validate --json spells a config’s 8-bit controls as \\u escapes, same data', async () => {
     const cwd = makeWorkdir();
@@ -96,5 +96,5 @@ describe('foreign text in subcommand output is inert', () => {
     expect(result.stdout).not.toMatch(ACTIVE);
     const report = JSON.parse(result.stdout) as { agents: { model: string }[] };
     expect(report.agents[0]!.model).toBe('gpt\u009b2J\u202e');
-  }, 60_000);
+  });
 });

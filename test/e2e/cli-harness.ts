@@ -17,6 +17,7 @@ import {
   type FakeResponse,
 } from '../../src/testing/fake-openai-server.js';
 import type { RunEvent } from '../../src/types/events.js';
+import { tail, waitUntil, type WaitOptions } from '../support/wait.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI_BIN = path.join(REPO_ROOT, 'bin', 'massgen.js');
@@ -40,13 +41,26 @@ export interface CliOptions {
   cwd: string;
   /** Extra variables on top of {@link cleanEnv}'s PATH and HOME. The parent's env is never inherited. */
   env?: Record<string, string>;
-  /** Kill the child (SIGKILL) after this long; default 20 s. */
+  /** Kill the child (SIGKILL) after this long; default {@link CLI_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** Written to the child's stdin, which is then closed (default: no stdin). */
-  stdin?: string;
+  /**
+   * Written to the child's stdin, which is then closed (default: no stdin); `'open'` leaves it a pipe
+   * the test writes to (`child.stdin`), as a user at a prompt would.
+   */
+  stdin?: string | 'open';
   /** Run the CLI as this user (through util-linux `setpriv`; the tests must run as root). */
   user?: { uid: number; gid: number };
+  /** A command the CLI runs under, e.g. `['unshare', '-Urm', …]` (after `user`'s setpriv). */
+  prefix?: readonly string[];
+  /** Options for node itself, before the CLI's script (e.g. V8 flags). */
+  nodeFlags?: readonly string[];
 }
+
+/**
+ * How long a CLI may run before the harness kills it: a safety net for a hung child, far above what a
+ * run takes on a busy machine, and below vitest's testTimeout so the test fails with the CLI's output.
+ */
+export const CLI_TIMEOUT_MS = 120_000;
 
 export interface RunningCli {
   child: ChildProcess;
@@ -55,6 +69,17 @@ export interface RunningCli {
   readonly stderr: string;
   /** Resolves when the child has exited (never rejects). */
   result: Promise<CliResult>;
+  /**
+   * Waits until `pattern` shows in stdout (or `stream`) and returns its match. Fails at once when the
+   * CLI exits first, and at the budget otherwise, with the output so far.
+   */
+  output(
+    pattern: RegExp,
+    what: string,
+    options?: WaitOptions & { stream?: 'stdout' | 'stderr' },
+  ): Promise<RegExpExecArray>;
+  /** {@link waitUntil} while this CLI runs: fails at once when it exits first, and shows its output. */
+  until(condition: () => boolean | Promise<boolean>, what: string, options?: WaitOptions): Promise<void>;
 }
 
 /**
@@ -71,22 +96,26 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
   const as = options.user
     ? ['setpriv', `--reuid=${options.user.uid}`, `--regid=${options.user.gid}`, '--clear-groups', '--']
     : [];
-  const [program, ...prefix] = [...as, process.execPath];
+  const command = [...as, ...(options.prefix ?? []), process.execPath, ...(options.nodeFlags ?? [])];
+  const [program, ...prefix] = command;
   const child = spawn(program!, [...prefix, CLI_BIN, ...args], {
     cwd: options.cwd,
     env: cleanEnv(options.cwd, options.env),
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
-  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  if (options.stdin !== undefined && options.stdin !== 'open') child.stdin?.end(options.stdin);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let timedOut = false;
+  const timeoutMs = options.timeoutMs ?? CLI_TIMEOUT_MS;
   const timer = setTimeout(() => {
     timedOut = true;
+    // Said where a failing assertion on the output shows it: the exit code alone does not say why.
+    stderr += `\n[cli-harness] killed with SIGKILL: still running after ${timeoutMs} ms (timeoutMs)\n`;
     child.kill('SIGKILL');
-  }, options.timeoutMs ?? 20_000);
+  }, timeoutMs);
   const result = new Promise<CliResult>((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -104,6 +133,10 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
       });
     });
   });
+  const seen = () => `stdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`;
+  const exited = result.then((r) => `the CLI exited first (code ${r.code}, signal ${r.signal})`);
+  const until: RunningCli['until'] = (condition, what, waitOptions = {}) =>
+    waitUntil(condition, what, { seen, stop: exited, ...waitOptions });
   return {
     child,
     get stdout() {
@@ -113,6 +146,12 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
       return stderr;
     },
     result,
+    until,
+    async output(pattern, what, { stream = 'stdout', ...waitOptions } = {}) {
+      const text = () => (stream === 'stdout' ? stdout : stderr);
+      await until(() => pattern.test(text()), what, waitOptions);
+      return pattern.exec(text()) as RegExpExecArray;
+    },
   };
 }
 
@@ -271,23 +310,16 @@ export function linesOf(text: string): string[] {
 }
 
 /**
- * Polls `predicate` every 25 ms until it holds; throws after `timeoutMs`, with what `seen` reports
- * (the screen, the processes) in the message.
+ * {@link waitUntil} with the budget first, the form older tests call (a budget under its default is
+ * raised to it). New tests call `waitUntil`, or a running CLI's `until`/`output`.
  */
-export async function waitFor(
+export function waitFor(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what = 'condition',
   seen?: () => string | Promise<string>,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) {
-      const state = seen ? `\nwhat was seen:\n${await seen()}` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitUntil(predicate, what, { timeoutMs, ...(seen ? { seen } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------------

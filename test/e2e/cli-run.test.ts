@@ -24,7 +24,6 @@ import {
   runCli,
   startCli,
   toolNames,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
@@ -204,8 +203,7 @@ describe('a 3-agent run through the fake server', () => {
     const cwd = teamWorkdir();
 
     const run = startCli(['--config', 'config.yaml', '--automation', QUESTION], { cwd });
-    await waitFor(() => /^STATUS: .*\n/m.test(run.stdout), 10_000, 'the STATUS line');
-    const statusAtStart = /^STATUS: (.*)$/m.exec(run.stdout)?.[1] ?? '';
+    const [, statusAtStart = ''] = await run.output(/^STATUS: (.*)\n/m, 'the STATUS line');
     // A script may start polling status.json as soon as it reads the STATUS line.
     expect(fs.existsSync(statusAtStart)).toBe(true);
     release();

@@ -6,7 +6,7 @@
  * streaming a lot through the parser with it ends cleanly. What it is worth in peak memory is measured
  * by `npm run bench`, not here (docs/architecture.md, "Decisions").
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +14,10 @@ import type { FakeResponse } from '../../src/testing/fake-openai-server.js';
 import {
   CLI_BIN,
   agentEntry,
-  cleanEnv,
   convergingHandler,
   makeWorkdir,
   persona,
+  runCli,
   useFakeServer,
   writeConfig,
   type CliResult,
@@ -34,21 +34,7 @@ function run(nodeFlags: readonly string[]): Promise<CliResult> {
     ),
     ui: { logging_enabled: false },
   });
-  const started = Date.now();
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, CLI_BIN, '--no-display', '--config', 'config.yaml', 'q'],
-    { cwd, env: cleanEnv(cwd), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) =>
-      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started, timedOut: false }),
-    ),
-  );
+  return runCli(['--no-display', '--config', 'config.yaml', 'q'], { cwd, nodeFlags });
 }
 
 /** Functions V8 compiled with its optimizing WebAssembly compiler, from `--trace-wasm-compilation-times`. */
@@ -121,5 +107,5 @@ describe('the CLI’s V8 settings', () => {
     expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Final answer from agent1');
-  }, 60_000);
+  });
 });

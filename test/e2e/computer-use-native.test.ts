@@ -155,6 +155,5 @@ describe('Claude with its own computer tool', () => {
       expect(finished[1]!.result).toMatch(/^left_click \(16, 66\); screenshot: /);
       expect(JSON.stringify(finished)).not.toMatch(/"data"/);
     },
-    120_000,
   );
 });

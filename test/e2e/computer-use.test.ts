@@ -26,7 +26,6 @@ import {
   toolNames,
   useFakeServer,
   votableIds,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
 
@@ -166,7 +165,7 @@ describe('computer use through the CLI', () => {
       env: { TMPDIR: cwd },
       timeoutMs: 90_000,
     });
-    await waitFor(() => fake.server.requests.length >= 4, 60_000, 'the launch and the wait');
+    await running.until(() => fake.server.requests.length >= 4, 'the launch and the wait');
     expect(processesWith(`-auth ${cwd}`).length).toBe(2);
     expect(processesWith(`before-${tag}`).length).toBeGreaterThanOrEqual(1);
     running.child.kill('SIGINT');

@@ -13,10 +13,10 @@ import {
   finalAnswerOf,
   makeWorkdir,
   persona,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import { recordExitCode, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
 import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
@@ -65,28 +65,19 @@ describe('interactive mode in a real terminal', () => {
         const tmux = tmuxServer(cwd, { columns: 160, rows: 50 });
         try {
           tmux.start('first', `${wrapper} --config config.yaml`);
-          await waitFor(
-            () => tmux.screen('first').includes('massgen>'),
-            60_000,
-            'the first prompt',
-            () => tmux.seen('first'),
-          );
+          await waitUntil(() => tmux.screen('first').includes('massgen>'), 'the first prompt', {
+            seen: () => tmux.seen('first'),
+          });
           expect(tmux.screen('first')).toMatch(/alpha/);
           expect(tmux.screen('first')).toContain('/help');
 
           tmux.typeLine('first', Q1);
-          await waitFor(
-            () => turnStored(1),
-            60_000,
-            'the first turn to be stored',
-            () => tmux.seen('first'),
-          );
-          await waitFor(
-            () => atPrompt(tmux.screen('first')),
-            60_000,
-            'the prompt to return',
-            () => tmux.seen('first'),
-          );
+          await waitUntil(() => turnStored(1), 'the first turn to be stored', {
+            seen: () => tmux.seen('first'),
+          });
+          await waitUntil(() => atPrompt(tmux.screen('first')), 'the prompt to return', {
+            seen: () => tmux.seen('first'),
+          });
           const afterFirst = tmux.screen('first');
           for (const id of IDS) expect(afterFirst).toContain(id);
           expect(afterFirst).toMatch(/vot/i);
@@ -94,18 +85,12 @@ describe('interactive mode in a real terminal', () => {
           expect(afterFirst).toMatch(/final answer/i);
 
           tmux.typeLine('first', Q2);
-          await waitFor(
-            () => turnStored(2),
-            60_000,
-            'the second turn to be stored',
-            () => tmux.seen('first'),
-          );
-          await waitFor(
-            () => atPrompt(tmux.screen('first')),
-            60_000,
-            'the prompt to return',
-            () => tmux.seen('first'),
-          );
+          await waitUntil(() => turnStored(2), 'the second turn to be stored', {
+            seen: () => tmux.seen('first'),
+          });
+          await waitUntil(() => atPrompt(tmux.screen('first')), 'the prompt to return', {
+            seen: () => tmux.seen('first'),
+          });
 
           const second = fake.server.requests.filter((r) => bodyText(r.body).includes(Q2));
           expect(second.length).toBeGreaterThan(0);
@@ -115,12 +100,7 @@ describe('interactive mode in a real terminal', () => {
           }
 
           tmux.typeLine('first', '/quit');
-          await waitFor(
-            () => exitCode() !== null,
-            60_000,
-            'massgen to exit',
-            () => tmux.seen('first'),
-          );
+          await waitUntil(() => exitCode() !== null, 'massgen to exit', { seen: () => tmux.seen('first') });
           expect(exitCode()).toBe('0');
           const id = sessionId() ?? '';
           expect(id).toMatch(/^session_\d{8}_\d{6}_[0-9a-f]{4}$/);
@@ -132,23 +112,15 @@ describe('interactive mode in a real terminal', () => {
 
           fs.rmSync(path.join(cwd, 'exit_code'));
           tmux.start('resumed', `${wrapper} --config config.yaml --continue`);
-          await waitFor(
-            () => tmux.screen('resumed').includes('massgen>'),
-            60_000,
-            'the resumed prompt',
-            () => tmux.seen('resumed'),
-          );
+          await waitUntil(() => tmux.screen('resumed').includes('massgen>'), 'the resumed prompt', {
+            seen: () => tmux.seen('resumed'),
+          });
           const banner = tmux.screen('resumed');
           expect(banner).toContain(id);
           expect(banner).toContain('2 earlier turns');
           expect(banner).toContain(Q1);
           tmux.typeLine('resumed', '/quit');
-          await waitFor(
-            () => exitCode() !== null,
-            60_000,
-            'massgen to exit',
-            () => tmux.seen('resumed'),
-          );
+          await waitUntil(() => exitCode() !== null, 'massgen to exit', { seen: () => tmux.seen('resumed') });
           expect(exitCode()).toBe('0');
         } finally {
           tmux.kill();

@@ -3,14 +3,11 @@
  * against the fake OpenAI-compatible server: `--config FILE` with no question starts the prompt,
  * `--list-sessions`, `--continue` and `--session-id` resume a session.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CLI_BIN,
   agentEntry,
-  cleanEnv,
   convergingHandler,
   finalAnswerOf,
   linesOf,
@@ -18,10 +15,9 @@ import {
   makeWorkdir,
   persona,
   runCli,
-  waitFor,
+  startCli,
   writeConfig,
   useFakeServer,
-  type CliResult,
 } from './cli-harness.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 
@@ -36,46 +32,19 @@ function teamWorkdir(): string {
   const cwd = makeWorkdir();
   writeConfig(cwd, {
     agents: IDS.map((id) => agentEntry(id, fake.server.url, { system_message: persona(id) })),
-    timeout_settings: { agent_turn_timeout_seconds: 10, orchestrator_timeout_seconds: 20 },
+    // Bounds for a hung run only: a busy machine takes seconds where an idle one takes milliseconds.
+    timeout_settings: { agent_turn_timeout_seconds: 60, orchestrator_timeout_seconds: 120 },
   });
   return cwd;
 }
 
-/** The built CLI with a pipe for stdin (cli-harness's `startCli` ignores stdin). */
-function startInteractive(args: readonly string[], cwd: string, timeoutMs = 30_000) {
-  const started = Date.now();
-  const child = spawn(process.execPath, [CLI_BIN, ...args], {
-    cwd,
-    env: cleanEnv(cwd),
-    stdio: ['pipe', 'pipe', 'pipe'],
+/** The built CLI with stdin a pipe the test types into. */
+function startInteractive(args: readonly string[], cwd: string) {
+  const cli = startCli(args, { cwd, stdin: 'open' });
+  return Object.assign(cli, {
+    type: (...lines: string[]) => cli.child.stdin?.write(lines.map((l) => `${l}\n`).join('')),
+    end: () => cli.child.stdin?.end(),
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, timeoutMs);
-  const result = new Promise<CliResult>((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started, timedOut });
-    }),
-  );
-  return {
-    child,
-    type: (...lines: string[]) => child.stdin.write(lines.map((l) => `${l}\n`).join('')),
-    end: () => child.stdin.end(),
-    get stdout() {
-      return stdout;
-    },
-    get stderr() {
-      return stderr;
-    },
-    result,
-  };
 }
 
 const sessionsDir = (cwd: string): string => path.join(cwd, '.massgen', 'sessions');
@@ -159,9 +128,9 @@ describe('interactive mode (built CLI, piped stdin)', () => {
     const cwd = teamWorkdir();
     const cli = startInteractive(['--config', 'config.yaml', '--no-display'], cwd);
     cli.type('hang, please');
-    await waitFor(() => fake.server.requests.length === 2, 10_000, 'both agents to wait on the model');
+    await cli.until(() => fake.server.requests.length === 2, 'both agents to wait on the model');
     cli.child.kill('SIGINT');
-    await waitFor(() => cli.stdout.split('massgen> ').length === 3, 10_000, 'the prompt to return');
+    await cli.until(() => cli.stdout.split('massgen> ').length === 3, 'the prompt to return');
     expect(cli.stderr).toContain('massgen: cancelling this turn');
     cli.child.kill('SIGINT');
     const result = await cli.result;

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CLI_BIN, cleanEnv, startCli, waitFor, type RunningCli } from './cli-harness.js';
+import { CLI_BIN, cleanEnv, startCli, type RunningCli } from './cli-harness.js';
 
 /** What closes after the test: clients, servers, registries. */
 export const cleanups: (() => Promise<unknown>)[] = [];
@@ -88,7 +88,7 @@ export async function httpCli(
     cli.child.kill('SIGTERM');
     await cli.result;
   });
-  await waitFor(() => /Token: \S+/.test(cli.stdout) || cli.child.exitCode !== null, 30_000, 'the MCP server');
+  await cli.output(/Token: \S+/, 'the MCP server address and token');
   const url = /massgen mcp: (\S+)/.exec(cli.stdout)?.[1];
   const token = /Token: (\S+)/.exec(cli.stdout)?.[1];
   if (!url || !token) throw new Error(`massgen mcp --http did not start: ${cli.stderr}`);

@@ -19,10 +19,10 @@ import {
   finalAnswerOf,
   makeWorkdir,
   persona,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 import {
   call,
   cleanups,
@@ -121,13 +121,12 @@ describe('massgen mcp over stdio', () => {
     fake.server.setHandler(() => ({ hang: true }));
     const { client } = await stdioClient(cwd);
     const run = await call(client, 'run', { question: 'Take your time.' });
-    await waitFor(() => fake.server.requests.length === 3, 30_000, 'three model requests');
+    await waitUntil(() => fake.server.requests.length === 3, 'three model requests');
 
     const status = await call(client, 'cancel', { run_id: run.run_id });
     expect(status).toMatchObject({ done: true, phase: 'finished' });
-    await waitFor(
+    await waitUntil(
       () => fake.server.requests.every((r) => r.aborted),
-      10_000,
       'the upstream requests to be aborted',
     );
     const result = await call(client, 'result', { run_id: run.run_id, timeout_seconds: 0 });
@@ -160,7 +159,7 @@ describe('massgen mcp over stdio', () => {
     const one = await call(client, 'run', { question: 'Q-one: first question?' });
     const two = await call(client, 'run', { question: 'Q-two: second question?', config: 'other.yaml' });
     expect(one.run_id).not.toBe(two.run_id);
-    await waitFor(() => fake.server.requests.length === 4, 30_000, 'both runs at work');
+    await waitUntil(() => fake.server.requests.length === 4, 'both runs at work');
     open();
     const [a, b] = await Promise.all([
       call(client, 'result', { run_id: one.run_id, timeout_seconds: 60 }),
@@ -205,7 +204,7 @@ describe('massgen mcp over HTTP', () => {
     const { url, token } = await httpCli(cwd);
     const first = await httpClient(url, token);
     const run = await call(first, 'run', { question: 'What is 6 times 7?' });
-    await waitFor(() => fake.server.requests.length === 3, 30_000, 'the run at work');
+    await waitUntil(() => fake.server.requests.length === 3, 'the run at work');
     // It goes away while waiting for the result.
     const waiting = call(first, 'result', { run_id: run.run_id, timeout_seconds: 60 }).catch((e: Error) => e);
     await first.close();

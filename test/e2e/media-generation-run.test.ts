@@ -112,7 +112,7 @@ describe('generate_image in a run', () => {
     expect(result.workspaceDir).not.toBeNull();
     const png = fs.readFileSync(path.join(result.workspaceDir!, 'generated', 'image-001.png'));
     expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
-  }, 120_000);
+  });
   it("generate_speech then transcribe of the spoken file, through the agent's own path policy", async () => {
     const plan = [
       { name: 'generate_speech', arguments: { text: 'Elementary, my dear Watson.', voice: 'onyx' } },
@@ -144,5 +144,5 @@ describe('generate_image in a run', () => {
     ]);
     expect(finished[1]?.result).toContain(FAKE_TRANSCRIPT);
     expect(fs.existsSync(path.join(result.workspaceDir!, 'generated', 'speech-001.mp3'))).toBe(true);
-  }, 120_000);
+  });
 });

@@ -108,5 +108,5 @@ describe('an image attachment and a team where one model cannot see images', () 
     expect(events.find((e) => e.type === 'run.started')).toMatchObject({
       attachments: [expect.objectContaining({ name: 'chart.png', mediaType: 'image/png', kind: 'image' })],
     });
-  }, 120_000);
+  });
 });

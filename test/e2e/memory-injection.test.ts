@@ -99,8 +99,8 @@ describe('saved memories reach later runs as quoted data', () => {
     await run(cwd, 'Where do the API keys go?');
     const started = readEvents(logDirs(cwd)[0]!).find((e) => e.type === 'run.started')!;
     const runId = started.runId;
-    // The run's own clock dates its notes (CI's faketime pass may move this process's, not the CLI's).
-    const today = new Date(started.ts).toISOString().slice(0, 10);
+    // The CLI's date, not this process's: CI's date pass moves only the test runner's clock.
+    const savedOn = new Date(started.ts).toISOString().slice(0, 10);
     expect(await storedTexts(cwd)).toEqual(expect.arrayContaining([INJECTION, BREAKOUT]));
 
     fake.server.setHandler(convergingHandler);
@@ -113,7 +113,7 @@ describe('saved memories reach later runs as quoted data', () => {
         expect(notes).toContainEqual({
           run: runId,
           agent: 'alpha',
-          date: today,
+          date: savedOn,
           via: 'save_memory',
           kind: 'fact',
           text,
@@ -140,7 +140,7 @@ describe('memory.save', () => {
       'not saved: memory.save is ask, so each memory needs a person to approve it',
     );
     expect(await storedTexts(cwd)).not.toContain(INJECTION);
-  }, 120_000);
+  });
 
   it('off: no save_memory tool, and agents are not told of one', async () => {
     fake.server.setHandler(saving([INJECTION]));
@@ -152,7 +152,7 @@ describe('memory.save', () => {
     expect(alpha.flatMap(toolNames)).not.toContain('save_memory');
     expect(alpha.map(systemText).join('\n')).not.toContain('save_memory');
     expect(await storedTexts(cwd)).not.toContain(INJECTION);
-  }, 120_000);
+  });
 
   it('ask, with someone to answer: each save waits for approval, and only approved ones are kept', async () => {
     const KEPT = 'The staging database listens on port 5433.';
@@ -193,5 +193,5 @@ describe('memory.save', () => {
     const texts = await storedTexts(cwd);
     expect(texts).toContain(KEPT);
     expect(texts).not.toContain(INJECTION);
-  }, 120_000);
+  });
 });

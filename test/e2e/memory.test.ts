@@ -191,7 +191,7 @@ describe('memory across runs', () => {
     const { hits, mode } = JSON.parse(searched.stdout) as { hits: { text: string }[]; mode: string };
     expect(mode).toBe('keyword');
     expect(hits.some((h) => h.text.includes('BLUEHERON'))).toBe(true);
-  }, 120_000);
+  });
 
   it('honours enable_memory_filesystem_mode: memory/*.md written by the winner come back as files', async () => {
     // Files are an agent's saves: kept without asking only with save: auto.
@@ -218,7 +218,7 @@ describe('memory across runs', () => {
       fs.readFileSync(path.join(cwd, '.massgen', 'workspaces', 'alpha', 'memory', f), 'utf8'),
     );
     expect(texts.some((t) => t.includes('Deploys happen on Fridays.'))).toBe(true);
-  }, 120_000);
+  });
 
   it('filesystem mode with memory.save ask (the default): files an agent writes are not kept, and the run says so', async () => {
     const cwd = filesystemWorkdir();
@@ -236,5 +236,5 @@ describe('memory across runs', () => {
       text: string;
     }[];
     expect(listed.map((m) => m.text)).not.toContain(injection);
-  }, 120_000);
+  });
 });

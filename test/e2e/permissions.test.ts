@@ -19,7 +19,6 @@ import {
   scriptedCalls,
   startCli,
   useFakeServer,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
 
@@ -78,19 +77,15 @@ describe('permission rules through the CLI', () => {
     });
     // The `ask` waits for an answer file in the log folder: approve it.
     let logDir = '';
-    await waitFor(
-      () => {
-        logDir = logDirs(cwd)[0] ?? '';
-        const approvals = path.join(logDir, 'approvals');
-        return (
-          logDir !== '' &&
-          fs.existsSync(approvals) &&
-          fs.readdirSync(approvals).some((f) => f.endsWith('.request.json'))
-        );
-      },
-      30_000,
-      'the approval request file',
-    );
+    await cli.until(() => {
+      logDir = logDirs(cwd)[0] ?? '';
+      const approvals = path.join(logDir, 'approvals');
+      return (
+        logDir !== '' &&
+        fs.existsSync(approvals) &&
+        fs.readdirSync(approvals).some((f) => f.endsWith('.request.json'))
+      );
+    }, 'the approval request file');
     const approvals = path.join(logDir, 'approvals');
     const requestName = fs.readdirSync(approvals).find((f) => f.endsWith('.request.json')) as string;
     const request = JSON.parse(fs.readFileSync(path.join(approvals, requestName), 'utf8')) as Record<

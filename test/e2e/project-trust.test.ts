@@ -14,10 +14,10 @@ import {
   makeWorkdir,
   runCli,
   startCli,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 import { recordExitCode, shellQuote } from '../support/tmux-cli-wrapper.js';
 import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
 import { CLI_BIN } from './cli-harness.js';
@@ -306,12 +306,7 @@ describe('massgen serve in an untrusted folder', () => {
         timeoutMs: 60_000,
       });
       try {
-        await waitFor(
-          () => /massgen serve: http:\S+/.test(cli.stdout),
-          30_000,
-          `serve to start (${cli.stderr})`,
-        );
-        const url = /massgen serve: (http:\S+)/.exec(cli.stdout)![1]!;
+        const [, url] = await cli.output(/massgen serve: (http:\S+)/, 'serve to start');
         const body = (await (await fetch(`${url}/models`)).json()) as { data: { id: string }[] };
         return { ids: body.data.map((m) => m.id), stderr: cli.stderr };
       } finally {
@@ -372,12 +367,14 @@ describe('the question on a terminal', () => {
         try {
           const no = wrapper(t, 'no');
           tmux.start('no', `${no.script} hi`);
-          await waitFor(() => tmux.screen('no').includes('[y/N]'), 30_000, 'the trust question');
+          await waitUntil(() => tmux.screen('no').includes('[y/N]'), 'the trust question', {
+            seen: () => tmux.seen('no'),
+          });
           const asked = tmux.screen('no');
           expect(asked).toContain('sh -c "echo pwned');
           expect(asked).toContain('${OPENAI_API_KEY}');
           tmux.typeLine('no', 'n');
-          await waitFor(() => no.exitCode() !== null, 30_000, `massgen to exit (${tmux.screen('no')})`);
+          await waitUntil(() => no.exitCode() !== null, 'massgen to exit', { seen: () => tmux.seen('no') });
           expect(no.exitCode()).toBe('1');
           expect(tmux.screen('no')).toMatch(/not using the project config/);
           expect(fs.existsSync(t.store)).toBe(false);
@@ -386,9 +383,11 @@ describe('the question on a terminal', () => {
 
           const yes = wrapper(t, 'yes');
           tmux.start('yes', `${yes.script} hi`);
-          await waitFor(() => tmux.screen('yes').includes('[y/N]'), 30_000, 'the trust question');
+          await waitUntil(() => tmux.screen('yes').includes('[y/N]'), 'the trust question', {
+            seen: () => tmux.seen('yes'),
+          });
           tmux.typeLine('yes', 'y');
-          await waitFor(() => yes.exitCode() !== null, 60_000, `massgen to exit (${tmux.screen('yes')})`);
+          await waitUntil(() => yes.exitCode() !== null, 'massgen to exit', { seen: () => tmux.seen('yes') });
           expect(tmux.screen('yes')).toContain('using project config ./.massgen/config.yaml (trusted)');
           expect(yes.exitCode()).toBe('0');
           expect(fs.existsSync(t.store)).toBe(true);

@@ -13,7 +13,7 @@ const hasPython = spawnSync('python3', ['--version']).status === 0;
 const noPython = hasPython ? '' : ' (skipped: python3 is not on PATH)';
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'agents');
 
-describe.skipIf(!hasPython)(`a Python agent over the bridge${noPython}`, { timeout: 120_000 }, () => {
+describe.skipIf(!hasPython)(`a Python agent over the bridge${noPython}`, () => {
   const { fake, run } = useTeamWithAgent();
   const pyAgent = (mode?: string) => ({
     type: 'external',

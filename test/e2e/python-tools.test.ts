@@ -116,7 +116,7 @@ const hostsIn = (cwd: string): number =>
   }).length;
 
 // Each test starts Python (and one the built CLI): generous limits, so a loaded 2-core machine stays green.
-describe.skipIf(!hasPython)(`Python custom tools${noPython}`, { timeout: 120_000 }, () => {
+describe.skipIf(!hasPython)(`Python custom tools${noPython}`, () => {
   it('a MassGen tool runs unchanged: schema from its signature, ExecutionResult text to the model', async () => {
     fake.server.setHandler(
       callInTurn([

@@ -18,8 +18,8 @@ import {
   runCli,
   writeConfig,
   useFakeServer,
-  waitFor,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 const fake = useFakeServer();
 
@@ -98,6 +98,6 @@ describe('massgen skill', () => {
         return false;
       }
     };
-    await waitFor(() => !alive(), 60_000, 'the background run to exit');
-  }, 120_000);
+    await waitUntil(() => !alive(), 'the background run to exit');
+  });
 });

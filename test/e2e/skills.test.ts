@@ -135,7 +135,6 @@ describe('Agent Skills through the CLI', () => {
       expect(run?.result).toContain('home: hidden');
       expect(run?.result).toContain('script dir: /run/skills/probe/scripts');
     },
-    120_000,
   );
 
   it('saves a skill the final answer proposes (skills.evolve) and accepts it into the skills folder', async () => {
@@ -184,7 +183,7 @@ describe('Agent Skills through the CLI', () => {
     expect(fs.existsSync(path.dirname(proposed))).toBe(false);
     const after = await runCli(['skills', 'list', '--config', 'config.yaml'], { cwd });
     expect(after.stdout).toMatch(/^csv-report {2}Turns a CSV file into a short Markdown report\. {2}\(/m);
-  }, 90_000);
+  });
 });
 
 describe('massgen skills (the agents’ skills, not `massgen skill`)', () => {
@@ -226,5 +225,5 @@ describe('massgen skills (the agents’ skills, not `massgen skill`)', () => {
     const help = await runCli(['skills', '--help'], { cwd });
     expect(help.stdout).toMatch(/Agent Skills massgen's agents use/);
     expect(help.stdout).toContain('Not the same as `massgen skill install` (singular)');
-  }, 60_000);
+  });
 });

@@ -17,10 +17,10 @@ import {
   makeWorkdir,
   persona,
   toolNames,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 import { recordExitCode, writeCliWrapper } from '../support/tmux-cli-wrapper.js';
 import { tmuxServer, tmuxVersion } from '../support/tmux-server.js';
 
@@ -91,8 +91,8 @@ describe('steering from the live view', () => {
       try {
         tmux.start('run', `${wrapper} --config config.yaml "Capital of France?"`);
         const seen = () => tmux.seen('run');
-        await waitFor(() => fake.server.requests.length >= 2, 60_000, 'both agents to call the model', seen);
-        await waitFor(() => tmux.screen('run').includes('m message'), 60_000, 'the key hints', seen);
+        await waitUntil(() => fake.server.requests.length >= 2, 'both agents to call the model', { seen });
+        await waitUntil(() => tmux.screen('run').includes('m message'), 'the key hints', { seen });
         // The footer fits 80 columns with the steering keys in it.
         const hints =
           tmux
@@ -106,22 +106,19 @@ describe('steering from the live view', () => {
           tmux.keys('run', `m${MESSAGE}`, 'Enter');
         } else {
           tmux.keys('run', 'm');
-          await waitFor(
-            () => tmux.screen('run').includes('✉ to every agent ›'),
-            60_000,
-            'the message input',
+          await waitUntil(() => tmux.screen('run').includes('✉ to every agent ›'), 'the message input', {
             seen,
-          );
+          });
           tmux.keys('run', MESSAGE, 'Enter');
         }
-        await waitFor(
-          () => journal(cwd).some((e) => e.type === 'human.message'),
-          60_000,
-          'the run to take it',
+        await waitUntil(() => journal(cwd).some((e) => e.type === 'human.message'), 'the run to take it', {
           seen,
-        );
+        });
         sent.open();
-        await waitFor(() => fs.existsSync(path.join(cwd, 'exit_code')), 90_000, 'the run to end', seen);
+        await waitUntil(() => fs.existsSync(path.join(cwd, 'exit_code')), 'the run to end', {
+          timeoutMs: 90_000,
+          seen,
+        });
         expect(fs.readFileSync(path.join(cwd, 'exit_code'), 'utf8').trim()).toBe('0');
 
         // The models read it in their next requests.

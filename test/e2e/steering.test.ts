@@ -20,7 +20,6 @@ import {
   persona,
   readEvents,
   startCli,
-  waitFor,
   writeConfig,
   useFakeServer,
 } from './cli-harness.js';
@@ -59,15 +58,11 @@ describe('--inbox-dir', () => {
         timeoutMs: 60_000,
       },
     );
-    await waitFor(() => fake.server.requests.length >= 2, 30_000, 'both agents to call the model');
+    await cli.until(() => fake.server.requests.length >= 2, 'both agents to call the model');
     // Written under a skipped name and renamed in: the inbox never reads a half-written file.
     fs.writeFileSync(path.join(inbox, '.note.tmp'), '@beta\nPlease mention Paris in the answer.\n');
     fs.renameSync(path.join(inbox, '.note.tmp'), path.join(inbox, 'note.txt'));
-    await waitFor(
-      () => fs.existsSync(path.join(inbox, 'delivered', 'note.txt')),
-      30_000,
-      'the note to be taken',
-    );
+    await cli.until(() => fs.existsSync(path.join(inbox, 'delivered', 'note.txt')), 'the note to be taken');
     sent.open();
     const result = await cli.result;
     expect(result.stderr).toBe('');
@@ -112,13 +107,11 @@ describe('--inbox-dir', () => {
       env: { OPENAI_API_KEY: 'sk-test' },
       timeoutMs: 60_000,
     });
-    await waitFor(() => fake.server.requests.length >= 1, 30_000, 'the run to start').catch((e) => {
-      throw new Error(`${e}: ${cli.stderr} ${cli.stdout}`);
-    });
+    await cli.until(() => fake.server.requests.length >= 1, 'the run to start');
     fs.writeFileSync(path.join(inbox, 'x.txt.part'), '@zed\nhello');
     fs.renameSync(path.join(inbox, 'x.txt.part'), path.join(inbox, 'x.txt'));
     const reason = path.join(inbox, 'rejected', 'x.txt.reason.txt');
-    await waitFor(() => fs.existsSync(reason), 30_000, 'the file to be rejected');
+    await cli.until(() => fs.existsSync(reason), 'the file to be rejected');
     taken.open();
     const result = await cli.result;
     expect(result.code).toBe(0);

@@ -120,7 +120,6 @@ describe('an API key streamed in 8-character chunks', () => {
       expect(prompts).toContain('Answer by alpha: the key is ***.');
       expect(leaks(prompts)).toEqual([]);
     },
-    60_000,
   );
 
   it('massgen serve streams reasoning_content and content without it', async () => {
@@ -155,5 +154,5 @@ describe('an API key streamed in 8-character chunks', () => {
     expect(leaks(reasoning)).toEqual([]);
     expect(leaks(chunks.join('\n'))).toEqual([]);
     expect(leaks(promptsSent())).toEqual([]);
-  }, 60_000);
+  });
 });

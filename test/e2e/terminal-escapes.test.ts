@@ -33,9 +33,9 @@ import {
   toolNames,
   useFakeServer,
   votableIds,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -227,7 +227,7 @@ describe('model and tool output is shown inert, never run by the terminal', () =
     });
     expect(result.stdout).toContain(`\n${PLAIN}\n`);
     expectLogsKeepData(cwd);
-  }, 120_000);
+  });
 
   it('--no-display --debug: the [event] lines on stderr hold no control byte either', async () => {
     const { gate, open } = openGate();
@@ -246,7 +246,7 @@ describe('model and tool output is shown inert, never run by the terminal', () =
     expect(result.stderr).toContain('Echo: T6 \\u009B2J\\u009B31mC1-RED');
     expect(result.stderr).toContain('Echo: T9 invoice\\u202Efdp.exe\\u202C');
     KINDS.forEach((k, i) => expect(result.stdout, k.name).toContain(`\n${answerShown(i, k)}\n`));
-  }, 120_000);
+  });
 
   it('--automation: ANSWER_PREVIEW shows the sequences escaped; no control byte on stdout', async () => {
     const { gate, open } = openGate();
@@ -268,7 +268,7 @@ describe('model and tool output is shown inert, never run by the terminal', () =
       ),
     ).toBe(true);
     expectLogsKeepData(cwd);
-  }, 120_000);
+  });
 });
 
 /** The pane's title before the run; OSC 0/2 (and, in tmux, APC) would change it. */
@@ -344,48 +344,42 @@ describe.skipIf(tmuxVersion === null)(
     it.each([
       ['--no-display', ['--no-display']],
       ['--automation', ['--automation']],
-    ])(
-      '%s: title and clipboard untouched, the screen shows the sequences escaped',
-      async (_name, flags) => {
-        const { gate, open } = openGate();
-        open();
-        fake.server.setHandler(scriptedModel(gate));
-        const cwd = setUp();
-        const rawLog = path.join(cwd, 'pane.raw');
-        const tmux = tmuxServer(cwd);
-        try {
-          tmux.start(
-            'run',
-            [writeWrapper(cwd), '--config', 'config.yaml', ...flags, shellQuote('Show everything')].join(' '),
-            rawLog,
-            50,
-          );
-          await waitFor(
-            () => rawText(rawLog).includes('MASSGEN-EXITED'),
-            90_000,
-            'massgen to exit',
-            () => tmux.seen('run'),
-          );
-          const raw = rawText(rawLog);
-          expect(raw).toContain('MASSGEN-EXITED 0');
-          expectTerminalUntouched(tmux, 'run', raw);
-          // These views add no styling: not one escape byte, and every CR is the terminal's own CRLF.
-          expect(raw).not.toContain(ESC);
-          expect(raw.replace(/\r\n/g, '\n')).not.toMatch(ANY_CONTROL);
-          const screen = tmux.everything('run');
-          expect(screen).toContain(`K0 ${KINDS[0]!.shown}`);
-          if (flags.includes('--no-display')) {
-            KINDS.forEach((k, i) => {
-              expect(screen, k.name).toContain(answerShown(i, k));
-              expect(screen, k.name).toContain(echoShown(i, k, true));
-            });
-          }
-        } finally {
-          tmux.kill();
+    ])('%s: title and clipboard untouched, the screen shows the sequences escaped', async (_name, flags) => {
+      const { gate, open } = openGate();
+      open();
+      fake.server.setHandler(scriptedModel(gate));
+      const cwd = setUp();
+      const rawLog = path.join(cwd, 'pane.raw');
+      const tmux = tmuxServer(cwd);
+      try {
+        tmux.start(
+          'run',
+          [writeWrapper(cwd), '--config', 'config.yaml', ...flags, shellQuote('Show everything')].join(' '),
+          rawLog,
+          50,
+        );
+        await waitUntil(() => rawText(rawLog).includes('MASSGEN-EXITED'), 'massgen to exit', {
+          timeoutMs: 90_000,
+          seen: () => tmux.seen('run'),
+        });
+        const raw = rawText(rawLog);
+        expect(raw).toContain('MASSGEN-EXITED 0');
+        expectTerminalUntouched(tmux, 'run', raw);
+        // These views add no styling: not one escape byte, and every CR is the terminal's own CRLF.
+        expect(raw).not.toContain(ESC);
+        expect(raw.replace(/\r\n/g, '\n')).not.toMatch(ANY_CONTROL);
+        const screen = tmux.everything('run');
+        expect(screen).toContain(`K0 ${KINDS[0]!.shown}`);
+        if (flags.includes('--no-display')) {
+          KINDS.forEach((k, i) => {
+            expect(screen, k.name).toContain(answerShown(i, k));
+            expect(screen, k.name).toContain(echoShown(i, k, true));
+          });
         }
-      },
-      150_000,
-    );
+      } finally {
+        tmux.kill();
+      }
+    });
 
     it('the live view: tool results in the transcript and the final answer on the final screen are shown escaped; title, clipboard and screen untouched', async () => {
       const { gate, open } = openGate();
@@ -396,30 +390,23 @@ describe.skipIf(tmuxVersion === null)(
       try {
         tmux.start('live', `${writeWrapper(cwd)} --config config.yaml 'Show everything'`, rawLog, 80);
         // Agent a has its tool results and waits: show its transcript (key 1) while nothing moves.
-        await waitFor(
-          () => gate.reached,
-          60_000,
-          'the tool results to reach agent a',
-          () => tmux.seen('live'),
-        );
+        await waitUntil(() => gate.reached, 'the tool results to reach agent a', {
+          seen: () => tmux.seen('live'),
+        });
         tmux.keys('live', '1');
-        await waitFor(
+        await waitUntil(
           () => tmux.visible('live').includes(echoShown(KINDS.length - 1, KINDS.at(-1)!)),
-          60_000,
           "agent a's transcript with the last tool result",
-          () => tmux.seen('live'),
+          { seen: () => tmux.seen('live') },
         );
         const transcript = tmux.visible('live');
         KINDS.forEach((k, i) => expect(transcript, k.name).toContain(echoShown(i, k)));
         expect(transcript).toContain(answerShown(0, KINDS[0]!)); // the streamed text
         expect(tmux.title('live')).toBe(TITLE);
         open();
-        await waitFor(
-          () => rawText(rawLog).includes('MASSGEN-EXITED'),
-          60_000,
-          'massgen to exit',
-          () => tmux.seen('live'),
-        );
+        await waitUntil(() => rawText(rawLog).includes('MASSGEN-EXITED'), 'massgen to exit', {
+          seen: () => tmux.seen('live'),
+        });
         const raw = rawText(rawLog);
         expect(raw).toContain('MASSGEN-EXITED 0');
         expectTerminalUntouched(tmux, 'live', raw);
@@ -432,6 +419,6 @@ describe.skipIf(tmuxVersion === null)(
         open();
         tmux.kill();
       }
-    }, 180_000);
+    });
   },
 );

@@ -24,9 +24,9 @@ import {
   toolNames,
   useFakeServer,
   votableIds,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 const EVERYTHING = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -263,12 +263,11 @@ describe('MCP tools through the CLI', () => {
       ],
     });
     const running = startCli(['--config', 'config.yaml', '--no-display', 'q'], { cwd, timeoutMs: 60_000 });
-    await waitFor(
+    await running.until(
       () => (running.stdout.match(/MCP server "(one|two)" ready/g) ?? []).length === 2,
-      30_000,
-      'servers',
+      'both MCP servers ready',
     );
-    await waitFor(() => fake.server.requests.length >= 2, 10_000, 'model calls');
+    await running.until(() => fake.server.requests.length >= 2, 'model calls');
     expect(processesWith(cwd).length).toBeGreaterThanOrEqual(2);
     running.child.kill('SIGINT');
     const result = await running.result;
@@ -284,7 +283,7 @@ describe('MCP tools through the CLI', () => {
     try {
       let out = '';
       server.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-      await waitFor(() => /LISTENING \d+/.test(out), 10_000, 'the HTTP fixture');
+      await waitUntil(() => /LISTENING \d+/.test(out), 'the HTTP fixture', { seen: () => out });
       const port = /LISTENING (\d+)/.exec(out)?.[1];
       fake.server.setHandler(
         toolHandler({

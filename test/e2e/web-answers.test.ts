@@ -21,14 +21,20 @@ import {
   persona,
   runCli,
   toolNames,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
 import { useFakeServer } from './cli-harness.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { POLL, waitUntil } from '../support/wait.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  newPage,
+  startWeb,
+  stopWeb,
+  useBrowser,
+  WEB_TEST,
+} from '../support/web-browser.js';
 
-/** How long a poll waits for the page (the machine may be busy): a bound, never a pause. */
-const POLL = { timeout: 20_000 };
 if (!hasChromium) console.warn(`web answers tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts', 'web-answers');
 const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'web', 'index.html'));
@@ -90,7 +96,7 @@ const STEER = 'Please give the result in metric units.';
 describe.skipIf(!hasChromium || !built)('answers, votes, steering and replay in a real browser', () => {
   it(
     'shows each answer rendered, its versions and diff, the tally with a self-vote, a steering message the model receives, and answer now',
-    { timeout: 180_000 },
+    WEB_TEST,
     async () => {
       let release!: () => void;
       const steered = new Promise<void>((resolve) => (release = resolve));
@@ -132,8 +138,8 @@ describe.skipIf(!hasChromium || !built)('answers, votes, steering and replay in 
         },
         'team.yaml',
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml'], { timeoutMs: 120_000 });
-      const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
+      const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml']);
+      const page = await newPage(chrome.browser);
       try {
         await page.goto(url);
         await page.getByLabel('Question').fill('What is 6 x 7?');
@@ -164,16 +170,15 @@ describe.skipIf(!hasChromium || !built)('answers, votes, steering and replay in 
         release();
 
         // The revision resets the votes; b's next request carries the message, a's and c's do not.
-        await waitFor(
+        await waitUntil(
           () =>
             fake.server.requests
               .slice(before)
               .some((r) => sender(r.body) === 'b' && textOf(r.body).includes(STEER)),
-          30_000,
           "b's next request with the message",
         );
         const final = page.getByRole('region', { name: 'Final answer' });
-        await final.getByText(finalAnswerOf('a')).waitFor({ timeout: 60_000 });
+        await final.getByText(finalAnswerOf('a')).waitFor();
         expect(
           fake.server.requests.filter((r) => sender(r.body) !== 'b' && textOf(r.body).includes(STEER)),
         ).toEqual([]);
@@ -228,11 +233,7 @@ describe.skipIf(!hasChromium || !built)('answers, votes, steering and replay in 
         await page.getByLabel('Follow-up').fill('And 7 x 8?');
         await page.getByRole('button', { name: 'Ask' }).click();
         await page.getByRole('heading', { name: 'And 7 x 8?' }).waitFor();
-        await page
-          .getByRole('region', { name: 'Answers' })
-          .getByRole('article')
-          .nth(2)
-          .waitFor({ timeout: 30_000 });
+        await page.getByRole('region', { name: 'Answers' }).getByRole('article').nth(2).waitFor();
         const answerNow = page.getByRole('button', { name: 'Answer now' });
         await expect.poll(() => answerNow.isEnabled(), POLL).toBe(true);
         await answerNow.click();
@@ -249,8 +250,8 @@ describe.skipIf(!hasChromium || !built)('answers, votes, steering and replay in 
       }
 
       // A new server replays the steered run from its log: the message between a's two answers.
-      const again = await startWeb(cwd, [], { timeoutMs: 120_000 });
-      const replay = await newPage(chrome.browser, { timeoutMs: 20_000 });
+      const again = await startWeb(cwd, []);
+      const replay = await newPage(chrome.browser);
       try {
         await replay.goto(again.url);
         await replay.getByRole('button', { name: 'Replay What is 6 x 7?' }).click();
@@ -295,7 +296,7 @@ const FILES: Record<string, string> = {
 describe.skipIf(!hasChromium || !built)('file previews in a real browser', () => {
   it(
     'shows the workspace as it grows, and previews Markdown, HTML (sandboxed), CSV, SVG, PNG, PDF and code',
-    { timeout: 120_000 },
+    WEB_TEST,
     async () => {
       let release!: () => void;
       const seen = new Promise<void>((resolve) => (release = resolve));
@@ -321,8 +322,8 @@ describe.skipIf(!hasChromium || !built)('file previews in a real browser', () =>
         },
         'files.yaml',
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'files.yaml'], { timeoutMs: 120_000 });
-      const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
+      const { cli, url } = await startWeb(cwd, ['--config', 'files.yaml']);
+      const page = await newPage(chrome.browser);
       try {
         await page.goto(url);
         await page.getByLabel('Question').fill('Make some files.');
@@ -332,7 +333,7 @@ describe.skipIf(!hasChromium || !built)('file previews in a real browser', () =>
         // Mid-run: the files the agent wrote show up, and a file dropped in later appears too.
         await files.getByRole('button', { name: 'notes.md' }).waitFor();
         fs.writeFileSync(path.join(cwd, '.massgen', 'workspaces', 'ws_a', 'dot.png'), GRADIENT_PNG);
-        await files.getByRole('button', { name: 'dot.png' }).waitFor({ timeout: 20_000 });
+        await files.getByRole('button', { name: 'dot.png' }).waitFor();
         expect(await page.getByRole('region', { name: 'Final answer' }).count()).toBe(0);
         const preview = page.getByRole('region', { name: 'File preview' });
 
@@ -444,8 +445,8 @@ describe.skipIf(!hasChromium || !built)('a run that cannot start, in a real brow
     writeConfig(cwd, { agents: [agentEntry('a', fake.server.url)] }, 'local.yaml');
     // The folder's own configs are offered once it is trusted (test/e2e/project-trust.test.ts).
     expect((await runCli(['trust'], { cwd })).code).toBe(0);
-    const { cli, url } = await startWeb(cwd, ['--config', 'keys.yaml'], { timeoutMs: 120_000 });
-    const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
+    const { cli, url } = await startWeb(cwd, ['--config', 'keys.yaml']);
+    const page = await newPage(chrome.browser);
     try {
       await page.goto(url);
       // The picker says which configs lack keys (and starts on one that can run).

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeRequestView, FakeResponse } from '../../src/testing/index.js';
 import { agentEntry, makeWorkdir, persona, runCli, useFakeServer, writeConfig } from './cli-harness.js';
 import { hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { POLL } from '../support/wait.js';
 
 const fake = useFakeServer();
 const chrome = useBrowser();
@@ -73,7 +74,7 @@ describe.skipIf(!hasChromium)('an eval in the web UI', () => {
       const table = page.getByRole('table', { name: 'Accuracy of eval .massgen/evals/arith' });
       const row = (name: string) =>
         table.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
-      await expect.poll(() => row('team').innerText()).toContain('3/3');
+      await expect.poll(() => row('team').innerText(), POLL).toContain('3/3');
       expect(await row('team').innerText()).toContain('100.0%');
       expect(await row('single:hasty').innerText()).toContain('0/3');
       expect(await row('single:hasty').innerText()).toContain('0.0%');

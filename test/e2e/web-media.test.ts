@@ -21,9 +21,17 @@ import { paintPng } from '../../src/util/png.js';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import { REPO_ROOT, agentEntry, makeWorkdir, persona, writeConfig } from './cli-harness.js';
 import { useFakeServer } from './cli-harness.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { POLL } from '../support/wait.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  newPage,
+  startWeb,
+  stopWeb,
+  useBrowser,
+  WEB_TEST,
+} from '../support/web-browser.js';
 
-const POLL = { timeout: 20_000 };
 if (!hasChromium) console.warn(`web media tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts', 'web-media');
 const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'web', 'index.html'));
@@ -82,7 +90,7 @@ async function goToRun(page: Page, url: string, question: string): Promise<void>
 describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser', () => {
   it(
     'attaches picked and dropped files as chips, refuses a bad one by the box, sends the rest (and a follow-up’s) to the agents and shows them, also in a replay',
-    { timeout: 150_000 },
+    WEB_TEST,
     async () => {
       const photo = picture();
       const bodies: FakeChatRequestBody[] = [];
@@ -96,8 +104,8 @@ describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser',
         { agents: [agentEntry('a', fake.server.url, { system_message: persona('a') })] },
         'one.yaml',
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'one.yaml'], { timeoutMs: 150_000 });
-      const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
+      const { cli, url } = await startWeb(cwd, ['--config', 'one.yaml']);
+      const page = await newPage(chrome.browser);
       try {
         await goToRun(page, url, 'What is in the picture?');
         const input = page.locator('input[type="file"]');
@@ -184,7 +192,7 @@ describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser',
 
   it(
     'shows an image an agent’s tool returned in its panel and, delivered, in the final answer; plays audio in the file preview',
-    { timeout: 150_000 },
+    WEB_TEST,
     async () => {
       const chart = picture();
       const cwd = makeWorkdir();
@@ -210,8 +218,8 @@ describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser',
         },
         'chart.yaml',
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'chart.yaml'], { timeoutMs: 150_000 });
-      const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
+      const { cli, url } = await startWeb(cwd, ['--config', 'chart.yaml']);
+      const page = await newPage(chrome.browser);
       try {
         await goToRun(page, url, 'Draw me a chart.');
         await page.getByRole('button', { name: 'Run' }).click();
@@ -255,7 +263,7 @@ describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser',
 
   it(
     'shows an image generate_image made (OpenAI’s image endpoint, faked) in the agent panel and the final answer',
-    { timeout: 150_000 },
+    WEB_TEST,
     async () => {
       const media = openAIMediaEndpoint();
       const server = await startFakeServer([openAIResponsesDialect], { routes: media.routes });
@@ -284,8 +292,8 @@ describe.skipIf(!hasChromium || !built)('media in the web UI in a real browser',
         },
         'paint.yaml',
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'paint.yaml'], { timeoutMs: 150_000 });
-      const page = await newPage(chrome.browser, { timeoutMs: 20_000 });
+      const { cli, url } = await startWeb(cwd, ['--config', 'paint.yaml']);
+      const page = await newPage(chrome.browser);
       try {
         await goToRun(page, url, 'Paint a blue square.');
         await page.getByRole('button', { name: 'Run' }).click();

@@ -23,10 +23,10 @@ import {
   toolNames,
   useFakeServer,
   votableIds,
-  waitFor,
   writeConfig,
 } from './cli-harness.js';
-import { hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { POLL, waitUntil } from '../support/wait.js';
+import { hasChromium, newPage, startWeb, stopWeb, useBrowser, WEB_TEST } from '../support/web-browser.js';
 
 let gitInstalled = true;
 try {
@@ -45,80 +45,74 @@ const shot = (page: Page, name: string) =>
 const lines = (...l: string[]) => `${l.join('\n')}\n`;
 
 describe.skipIf(!hasChromium)('permissions in the web UI', () => {
-  it(
-    'answers an ask rule in Approvals, and shows the ledger of every decision there',
-    { timeout: 90_000 },
-    async () => {
-      fake.server.setHandler((body: FakeChatRequestBody): FakeResponse => {
-        const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;
-        const calls = [
-          { name: 'write_file', arguments: { path: 'notes/today.md', content: 'approved in the page' } },
-          { name: 'write_file', arguments: { path: 'elsewhere.txt', content: 'x' } },
-        ];
-        const call = calls[done];
-        return call ? { toolCalls: [call] } : { text: 'Notes written.' };
-      });
-      const cwd = makeWorkdir();
-      writeConfig(
-        cwd,
-        {
-          agents: [
-            agentEntry('a', fake.server.url, { system_message: persona('a'), backend: { cwd: 'ws_a' } }),
-          ],
-          permissions: [
-            { ask: 'write_file', path: 'notes/**' },
-            { deny: 'write_file', reason: 'only notes may be written' },
-          ],
-        },
-        'rules.yaml',
+  it('answers an ask rule in Approvals, and shows the ledger of every decision there', WEB_TEST, async () => {
+    fake.server.setHandler((body: FakeChatRequestBody): FakeResponse => {
+      const done = (body.messages ?? []).filter((m) => m.role === 'tool').length;
+      const calls = [
+        { name: 'write_file', arguments: { path: 'notes/today.md', content: 'approved in the page' } },
+        { name: 'write_file', arguments: { path: 'elsewhere.txt', content: 'x' } },
+      ];
+      const call = calls[done];
+      return call ? { toolCalls: [call] } : { text: 'Notes written.' };
+    });
+    const cwd = makeWorkdir();
+    writeConfig(
+      cwd,
+      {
+        agents: [
+          agentEntry('a', fake.server.url, { system_message: persona('a'), backend: { cwd: 'ws_a' } }),
+        ],
+        permissions: [
+          { ask: 'write_file', path: 'notes/**' },
+          { deny: 'write_file', reason: 'only notes may be written' },
+        ],
+      },
+      'rules.yaml',
+    );
+    const { cli, url } = await startWeb(cwd, ['--config', 'rules.yaml']);
+    const page = await newPage(chrome.browser, { height: 1200 });
+    try {
+      await page.goto(url);
+      await page.getByLabel('Question').fill('Write today’s notes.');
+      await page.getByRole('button', { name: 'Run' }).click();
+      const approvals = page.getByRole('region', { name: 'Approvals' });
+      await approvals.getByText('asked by permissions[0]: ask write_file path=notes/**').waitFor();
+      await shot(page, 'web-permission-ask');
+      await approvals.getByRole('button', { name: 'Approve write_file for a' }).click();
+      await page.getByRole('region', { name: 'Final answer' }).getByText('Notes written.').waitFor();
+
+      const ledger = approvals.getByRole('table', { name: 'Permission decisions' });
+      await expect.poll(() => ledger.getByRole('row').count(), POLL).toBe(3);
+      const rows = await ledger.getByRole('row').allInnerTexts();
+      expect(rows[1]).toMatch(
+        /write_file.*notes\/today\.md.*allow\s+web\s+permissions\[0\]: ask write_file path=notes\/\*\*/s,
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'rules.yaml'], { timeoutMs: 90_000 });
-      const page = await newPage(chrome.browser, { height: 1200, timeoutMs: 20_000 });
-      try {
-        await page.goto(url);
-        await page.getByLabel('Question').fill('Write today’s notes.');
-        await page.getByRole('button', { name: 'Run' }).click();
-        const approvals = page.getByRole('region', { name: 'Approvals' });
-        await approvals.getByText('asked by permissions[0]: ask write_file path=notes/**').waitFor();
-        await shot(page, 'web-permission-ask');
-        await approvals.getByRole('button', { name: 'Approve write_file for a' }).click();
-        await page.getByRole('region', { name: 'Final answer' }).getByText('Notes written.').waitFor();
+      expect(rows[2]).toMatch(/write_file.*elsewhere\.txt.*deny\s+rule\s+permissions\[1\]: deny write_file/s);
+      expect(await approvals.getByRole('button', { name: /Approve/ }).count()).toBe(0);
+      await shot(page, 'web-permission-ledger');
 
-        const ledger = approvals.getByRole('table', { name: 'Permission decisions' });
-        await expect.poll(() => ledger.getByRole('row').count()).toBe(3);
-        const rows = await ledger.getByRole('row').allInnerTexts();
-        expect(rows[1]).toMatch(
-          /write_file.*notes\/today\.md.*allow\s+web\s+permissions\[0\]: ask write_file path=notes\/\*\*/s,
-        );
-        expect(rows[2]).toMatch(
-          /write_file.*elsewhere\.txt.*deny\s+rule\s+permissions\[1\]: deny write_file/s,
-        );
-        expect(await approvals.getByRole('button', { name: /Approve/ }).count()).toBe(0);
-        await shot(page, 'web-permission-ledger');
-
-        const logDir = logDirs(cwd)[0] as string;
-        const ledgerFile = fs
-          .readFileSync(path.join(logDir, 'permissions.jsonl'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as LedgerEntry);
-        expect(ledgerFile.map((e) => [e.decision, e.by, e.rule?.label])).toEqual([
-          ['allow', 'web', 'permissions[0]'],
-          ['deny', 'rule', 'permissions[1]'],
-        ]);
-        expect(
-          fs.readFileSync(path.join(cwd, '.massgen', 'workspaces', 'ws_a', 'notes', 'today.md'), 'utf8'),
-        ).toBe('approved in the page');
-      } finally {
-        await page.context().close();
-        await stopWeb(cli);
-      }
-    },
-  );
+      const logDir = logDirs(cwd)[0] as string;
+      const ledgerFile = fs
+        .readFileSync(path.join(logDir, 'permissions.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as LedgerEntry);
+      expect(ledgerFile.map((e) => [e.decision, e.by, e.rule?.label])).toEqual([
+        ['allow', 'web', 'permissions[0]'],
+        ['deny', 'rule', 'permissions[1]'],
+      ]);
+      expect(
+        fs.readFileSync(path.join(cwd, '.massgen', 'workspaces', 'ws_a', 'notes', 'today.md'), 'utf8'),
+      ).toBe('approved in the page');
+    } finally {
+      await page.context().close();
+      await stopWeb(cli);
+    }
+  });
 
   it.skipIf(!gitInstalled)(
     'reviews the winner’s changes to a worktree repository file by file and applies the ones ticked',
-    { timeout: 90_000 },
+    WEB_TEST,
     async () => {
       const cwd = makeWorkdir();
       const git = (...args: string[]) =>
@@ -167,8 +161,8 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
         },
         'team.yaml',
       );
-      const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml'], { timeoutMs: 90_000 });
-      const page = await newPage(chrome.browser, { height: 1200, timeoutMs: 20_000 });
+      const { cli, url } = await startWeb(cwd, ['--config', 'team.yaml']);
+      const page = await newPage(chrome.browser, { height: 1200 });
       try {
         await page.goto(url);
         await page.getByLabel('Question').fill('Improve the app.');
@@ -176,7 +170,7 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
         const review = page.getByRole('region', { name: `Review changes to ${fs.realpathSync(cwd)}` });
         await review.getByRole('checkbox', { name: 'Apply src/new.ts' }).waitFor();
         const hunk = review.getByLabel('src/app.ts hunk 1');
-        await expect.poll(() => hunk.textContent()).toContain('+export const b = 20;');
+        await expect.poll(() => hunk.textContent(), POLL).toContain('+export const b = 20;');
         await shot(page, 'web-review');
         // Nothing reaches the folder before the review.
         expect(fs.readFileSync(path.join(cwd, 'src', 'app.ts'), 'utf8')).toBe(
@@ -193,7 +187,9 @@ describe.skipIf(!hasChromium)('permissions in the web UI', () => {
           lines('export const a = 1;', 'export const b = 20;'),
         );
         expect(fs.existsSync(path.join(cwd, 'src', 'new.ts'))).toBe(false);
-        await waitFor(() => git('branch', '--list', 'massgen/*') === '', 15_000, 'the branches to go');
+        await waitUntil(() => git('branch', '--list', 'massgen/*') === '', 'the branches to go', {
+          seen: () => git('branch', '--list'),
+        });
         expect(git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
       } finally {
         await page.context().close();

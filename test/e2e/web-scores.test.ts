@@ -20,7 +20,15 @@ import {
   useFakeServer,
   writeConfig,
 } from './cli-harness.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  newPage,
+  startWeb,
+  stopWeb,
+  useBrowser,
+  WEB_TEST,
+} from '../support/web-browser.js';
 
 if (!hasChromium)
   console.warn(`score heatmap test skipped: ${CHROMIUM} not found (apt-get install chromium)`);
@@ -106,7 +114,7 @@ function gatedHandler(body: FakeChatRequestBody): FakeResponse {
 describe.skipIf(!hasChromium)('the score matrix in a real browser', () => {
   it(
     'a checklist-gated run with --eval-criteria logs scores.json, and its replay shows the heatmap',
-    { timeout: 90_000 },
+    WEB_TEST,
     async () => {
       fake.server.setHandler(gatedHandler);
       const cwd = makeWorkdir();

@@ -3,6 +3,7 @@
  * the built CLI (`massgen --web`) with agents on a local scripted OpenAI-compatible server. Driven by
  * accessible names. Screenshots of each state go to test/artifacts/ (git-ignored).
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -16,31 +17,59 @@ import {
   votableIds,
   convergingHandler,
   finalAnswerOf,
+  logDirs,
   makeWorkdir,
   persona,
+  readJson,
   runCli,
   startCli,
   useFakeServer,
-  waitFor,
   writeConfig,
+  type StatusJson,
 } from './cli-harness.js';
-import { CHROMIUM, hasChromium, newPage, startWeb, stopWeb, useBrowser } from '../support/web-browser.js';
+import { POLL, waitUntil } from '../support/wait.js';
+import {
+  CHROMIUM,
+  hasChromium,
+  newPage,
+  startWeb,
+  stopWeb,
+  useBrowser,
+  WEB_TEST,
+} from '../support/web-browser.js';
 
 if (!hasChromium) console.warn(`web UI tests skipped: ${CHROMIUM} not found (apt-get install chromium)`);
 const ARTIFACTS = path.join(REPO_ROOT, 'test', 'artifacts');
-/** `expect.poll` waits 1 s by default: too little on a loaded machine (the config catalog can be slower). */
-const POLL = { timeout: 20_000 };
 
 const fake = useFakeServer();
 const chrome = useBrowser({ artifacts: ARTIFACTS });
 
 /**
  * A converging team slow enough to watch (and to cut the socket mid-run) whose third agent answers
- * late: the others have voted by then, so its answer visibly resets their votes.
+ * late: its first answer is held until the run in `cwd` has taken a vote of another agent (status.json
+ * says so), so that answer visibly resets the votes — an order that does not depend on the machine.
  */
-function slowConverging(body: FakeChatRequestBody): FakeResponse {
-  const late = agentOf(body) === 'c' && !votableIds(body).includes('agent1');
-  return { ...convergingHandler(body), delayMs: late ? 250 : 40 };
+function slowConverging(cwd: string) {
+  const voted = () =>
+    logDirs(cwd).some((dir) => {
+      const file = path.join(dir, 'status.json');
+      if (!fs.existsSync(file)) return false;
+      const { agents } = readJson<StatusJson>(file);
+      return Object.values(agents).some((agent) => agent.status === 'voted');
+    });
+  return async (body: FakeChatRequestBody): Promise<FakeResponse> => {
+    if (agentOf(body) === 'c' && !votableIds(body).includes('agent1')) {
+      await waitUntil(voted, 'a vote of a or b before c answers', {
+        seen: () =>
+          logDirs(cwd)
+            .map((dir) => path.join(dir, 'status.json'))
+            .filter((file) => fs.existsSync(file))
+            .map((file) => fs.readFileSync(file, 'utf8'))
+            .join('\n') || 'no status.json yet',
+      });
+    }
+    return { ...convergingHandler(body), delayMs: 40 };
+  };
 }
 
 const shot = (page: Page, name: string) =>
@@ -49,10 +78,10 @@ const shot = (page: Page, name: string) =>
 describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
   it(
     'asks a question, streams the panels, shows votes, resets and the final answer, opens a file, survives a dropped socket',
-    { timeout: 90_000 },
+    WEB_TEST,
     async () => {
-      fake.server.setHandler(slowConverging);
       const cwd = makeWorkdir();
+      fake.server.setHandler(slowConverging(cwd));
       writeConfig(
         cwd,
         {
@@ -91,7 +120,7 @@ describe.skipIf(!hasChromium)('the web UI in a real browser', () => {
         await shot(page, 'web-live');
 
         const final = page.getByRole('region', { name: 'Final answer' });
-        await final.getByText(finalAnswerOf('a')).waitFor({ timeout: 30_000 });
+        await final.getByText(finalAnswerOf('a')).waitFor();
         expect(sockets).toBeGreaterThanOrEqual(2);
         const timeline = page.getByRole('region', { name: 'Timeline' });
         // Votes appear; c's late answer struck out the votes cast before it, and they were cast again.
@@ -376,7 +405,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
 
   it(
     'from another loopback port and from a sandboxed frame (Origin: null), with the user’s cookie: no run started, none cancelled, nothing read',
-    { timeout: 90_000 },
+    WEB_TEST,
     async () => {
       fake.server.setHandler(() => ({ hang: true }));
       const cwd = makeWorkdir();
@@ -386,7 +415,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
         'team.yaml',
       );
       const { cli: web, url } = await startWeb(cwd, ['--config', 'team.yaml']);
-      const serve = startCli(['serve', '--config', 'team.yaml', '--port', '0'], { cwd, timeoutMs: 60_000 });
+      const serve = startCli(['serve', '--config', 'team.yaml', '--port', '0'], { cwd });
       const attacker = http.createServer((request, response) => {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         response.end(attackPage(webPort, servePort, runId));
@@ -396,9 +425,8 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
       let runId = '';
       const page = await newPage(chrome.browser);
       try {
-        await waitFor(() => /API key: \S+/.test(serve.stdout), 15_000, 'the serve address and key');
+        const [, serveKey] = await serve.output(/API key: (\S+)/, 'the serve key');
         const serveUrl = /massgen serve: (\S+)/.exec(serve.stdout)?.[1] as string;
-        const serveKey = /API key: (\S+)/.exec(serve.stdout)?.[1] as string;
         servePort = Number(new URL(serveUrl).port);
         const token = new URL(url).searchParams.get('token') as string;
         const webBase = new URL(url).origin;
@@ -413,7 +441,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
         });
         expect(started.status).toBe(201);
         runId = ((await started.json()) as { id: string }).id;
-        await waitFor(() => fake.server.requests.length === 2, 15_000, 'both agents calling their model');
+        await web.until(() => fake.server.requests.length === 2, 'both agents calling their model');
 
         // The user has the web UI open: the browser holds its cookie, which cookies' rules also attach to
         // requests from any other port of 127.0.0.1.
@@ -429,9 +457,7 @@ describe.skipIf(!hasChromium)('a page elsewhere against massgen --web and massge
         const evil = await page.context().newPage();
         await evil.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/attack.html`);
         const results = (await (
-          await evil.waitForFunction(() => (globalThis as { results?: unknown }).results, undefined, {
-            timeout: 30_000,
-          })
+          await evil.waitForFunction(() => (globalThis as { results?: unknown }).results)
         ).jsonValue()) as Record<'top' | 'framed', Record<string, unknown>>;
 
         // State: still the one run, not cancelled; no model call beyond its two; serve ran nothing.
@@ -484,7 +510,7 @@ describe('massgen --web flags', () => {
     const { cli, url } = await startWeb(cwd, ['--no-auth', '--allowed-host', 'massgen.test']);
     try {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-      await waitFor(() => cli.stderr.includes('--no-auth'), 5_000, 'the warning');
+      await cli.output(/--no-auth/, 'the warning', { stream: 'stderr' });
       expect(cli.stderr).toMatch(
         /^massgen: warning: --no-auth: every program and user on this machine can start runs/,
       );

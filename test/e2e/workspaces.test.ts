@@ -277,7 +277,6 @@ describe('code execution through the CLI', () => {
       expect(toolNames(bRequest?.body ?? {})).not.toContain('execute_command');
       expect(toolNames(bRequest?.body ?? {})).toContain('read_file');
     },
-    120_000,
   );
 });
 

@@ -11,8 +11,8 @@ import {
   systemText,
   toolNames,
   votableIds,
-  waitFor,
 } from './cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 /** Helpers of the `write_mode: worktree` e2e tests: a real git repository, scripted agents. */
 
@@ -96,16 +96,10 @@ export const branches = (cwd: string) =>
 /** Waits for the run's review request (`--review` without a terminal) and returns the reviews folder. */
 export async function reviewsFolder(cwd: string): Promise<string> {
   let reviews = '';
-  await waitFor(
-    () => {
-      const logDir = logDirs(cwd).find((d) =>
-        fs.existsSync(path.join(d, 'reviews', 'changes-1.request.json')),
-      );
-      if (logDir) reviews = path.join(logDir, 'reviews');
-      return logDir !== undefined;
-    },
-    60_000,
-    'the review request',
-  );
+  await waitUntil(() => {
+    const logDir = logDirs(cwd).find((d) => fs.existsSync(path.join(d, 'reviews', 'changes-1.request.json')));
+    if (logDir) reviews = path.join(logDir, 'reviews');
+    return logDir !== undefined;
+  }, 'the review request');
   return reviews;
 }

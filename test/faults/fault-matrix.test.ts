@@ -20,9 +20,9 @@ import {
   toolNames,
   useFakeServer,
   votableIds,
-  waitFor,
   writeConfig,
 } from '../e2e/cli-harness.js';
+import { waitUntil } from '../support/wait.js';
 import {
   MCP_FIXTURE,
   MISBEHAVING_TOOLS,
@@ -64,16 +64,12 @@ describe('a run killed or stopped at any moment', () => {
     const cwd = makeWorkdir();
     writeConfig(cwd, { agents: ['a', 'b'].map((id) => agent(id)) });
     const run = startCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd });
-    await waitFor(() => fake.server.requests.length === 2, 10_000, 'both agents waiting on the model');
+    await run.until(() => fake.server.requests.length === 2, 'both agents waiting on the model');
     // The journal is flushed at most a few hundred milliseconds after an event.
-    await waitFor(
-      () => {
-        const dir = logDirs(cwd)[0];
-        return dir !== undefined && readJournal(dir).some((e) => e.type === 'agent.step.started');
-      },
-      5_000,
-      'the step events on disk',
-    );
+    await run.until(() => {
+      const dir = logDirs(cwd)[0];
+      return dir !== undefined && readJournal(dir).some((e) => e.type === 'agent.step.started');
+    }, 'the step events on disk');
     run.child.kill('SIGKILL');
     const result = await run.result;
     expect(result.signal).toBe('SIGKILL');
@@ -89,7 +85,7 @@ describe('a run killed or stopped at any moment', () => {
     const cwd = makeWorkdir();
     writeConfig(cwd, { agents: ['a', 'b'].map((id) => agent(id)) });
     const run = startCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd });
-    await waitFor(() => fake.server.requests.length === 2, 10_000, 'both agents waiting on the model');
+    await run.until(() => fake.server.requests.length === 2, 'both agents waiting on the model');
     run.child.kill('SIGHUP');
     const result = await run.result;
     expect(result.code).toBe(130);
@@ -106,18 +102,21 @@ describe('a run killed or stopped at any moment', () => {
     const mcp = { stubborn: { command: process.execPath, args: [MCP_FIXTURE, '--stubborn', '--tag', tag] } };
     writeConfig(cwd, { agents: ['a', 'b'].map((id) => agent(id, { mcp_servers: mcp })) });
     const run = startCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd });
-    await waitFor(() => fake.server.requests.length === 2, 15_000, 'both agents waiting on the model');
+    await run.until(() => fake.server.requests.length === 2, 'both agents waiting on the model');
     expect(processesTagged(tag).length).toBe(2);
     run.child.kill('SIGINT');
-    await waitFor(() => run.stderr.includes('SIGINT received'), 5_000, 'the first interrupt');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Handled (the line is printed in the handler), and the stubborn servers hold the cancelling for
+    // seconds: the second Ctrl-C lands while it cancels.
+    await run.output(/SIGINT received/, 'the first interrupt', { stream: 'stderr' });
     run.child.kill('SIGINT');
     const result = await run.result;
     expect(result.code).toBe(130);
     const logDir = onlyLogDir(cwd);
     expectTerminal(logDir, 'cancelled', 130);
     expect(readStatus(logDir).final.error?.message).toMatch(/interrupted again by SIGINT while cancelling/);
-    await waitFor(() => processesTagged(tag).length === 0, 5_000, 'the MCP servers to be gone');
+    await waitUntil(() => processesTagged(tag).length === 0, 'the MCP servers to be gone', {
+      seen: () => `still running: ${processesTagged(tag).join(', ')}`,
+    });
   });
 
   const sandbox = sandboxSupport(process.env.PATH);
@@ -145,21 +144,19 @@ describe('a run killed or stopped at any moment', () => {
           ],
         });
         const run = startCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd });
-        await waitFor(() => processesTagged(tag).length >= 4, 15_000, 'the command and its children running');
+        await run.until(() => processesTagged(tag).length >= 4, 'the command and its children running');
         if (how === 'kill -9') {
           run.child.kill('SIGKILL');
           await run.result;
         } else {
           run.child.kill('SIGINT');
-          await waitFor(() => run.stderr.includes('SIGINT received'), 5_000, 'the first interrupt');
+          await run.output(/SIGINT received/, 'the first interrupt', { stream: 'stderr' });
           run.child.kill('SIGINT');
           expect((await run.result).code).toBe(130);
         }
-        await waitFor(
-          () => processesTagged(tag).length === 0,
-          5_000,
-          `every process of the command to be gone`,
-        );
+        await waitUntil(() => processesTagged(tag).length === 0, 'every process of the command to be gone', {
+          seen: () => `still running: ${processesTagged(tag).join(', ')}`,
+        });
       },
     );
   });

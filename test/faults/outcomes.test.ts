@@ -5,16 +5,14 @@
  * built CLI against loopback fake models; the full disk is a real tmpfs in a mount namespace of the
  * CLI's own (`unshare`), so it needs neither root nor a real full disk.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
 import {
-  CLI_BIN,
   agentEntry,
   agentOf,
-  cleanEnv,
   convergingHandler,
   linesOf,
   makeWorkdir,
@@ -22,9 +20,9 @@ import {
   persona,
   readEvents,
   runCli,
+  startCli,
   toolNames,
   useFakeServer,
-  waitFor,
   writeConfig,
   type CliResult,
 } from '../e2e/cli-harness.js';
@@ -56,25 +54,7 @@ function runOnSmallDisk(
   const massgenDir = path.join(cwd, folder);
   fs.mkdirSync(massgenDir);
   const script = `mount -t tmpfs -o size=${sizeKb}k tmpfs "$0" && exec "$@"`;
-  const child = spawn(
-    'unshare',
-    ['-Urm', 'sh', '-c', script, massgenDir, process.execPath, CLI_BIN, ...args],
-    {
-      cwd,
-      env: cleanEnv(cwd),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const started = Date.now();
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) =>
-      resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started, timedOut: false }),
-    ),
-  );
+  return runCli(args, { cwd, prefix: ['unshare', '-Urm', 'sh', '-c', script, massgenDir] });
 }
 
 /** A long final answer: more than the small disk holds. */
@@ -89,11 +69,11 @@ describe('outcomes said as they happened', () => {
       writeConfig(cwd, {
         agents: ['a', 'b'].map((id) => agent(id, doomed.url, { max_retries: 1 })),
       });
-      const run = runCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd, timeoutMs: 120_000 });
+      const run = startCli(['--config', 'config.yaml', '--no-display', 'Q?'], { cwd });
       // Both agents have their response under way (status and headers): then the provider goes.
-      await waitFor(() => doomed.requests.length >= 2, 60_000, 'both agents to reach the provider');
+      await run.until(() => doomed.requests.length >= 2, 'both agents to reach the provider');
       await doomed.close();
-      const result = await run;
+      const result = await run.result;
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('massgen: run failed:');
       expect(result.stderr).not.toMatch(/could not start/);
@@ -110,7 +90,7 @@ describe('outcomes said as they happened', () => {
     } finally {
       await doomed.close();
     }
-  }, 150_000);
+  });
 
   it.skipIf(privateMounts !== null)(
     `a full disk: the run's outcome stands, the logs are said to be incomplete, no path to a file that is not there${privateMounts === null ? '' : ` (skipped: ${privateMounts})`}`,
@@ -139,7 +119,6 @@ describe('outcomes said as they happened', () => {
       expect(shown.stderr).toMatch(/massgen: warning: logs in .* are incomplete: ENOSPC/);
       expect(shown.stderr).toContain('the final answer file was not written');
     },
-    120_000,
   );
 
   it.skipIf(privateMounts !== null)(
@@ -187,16 +166,13 @@ describe('outcomes said as they happened', () => {
     );
     const cwd = makeWorkdir();
     writeConfig(cwd, { agents: ['a', 'b'].map((id) => agent(id)) });
-    const result = await runCli(['--config', 'config.yaml', '--automation', 'Q?'], {
-      cwd,
-      timeoutMs: 60_000,
-    });
+    const result = await runCli(['--config', 'config.yaml', '--automation', 'Q?'], { cwd });
     const lines = linesOf(result.stdout);
     expect(result.code, result.stderr).toBe(0);
     const fallback = lines.find((l) => l.startsWith('PRESENTATION_FALLBACK: '));
     expect(fallback).toMatch(/^PRESENTATION_FALLBACK: a: .*presentation refused by the model.*stored answer/);
     expect(lines).toContain('WINNER: a');
-  }, 90_000);
+  });
 
   it('--continue --automation speaks like any run: KEY: value lines only, WINNER, ANSWER_FILE, COMPLETED, SESSION', async () => {
     fake.server.setHandler(convergingHandler);
@@ -204,16 +180,13 @@ describe('outcomes said as they happened', () => {
     writeConfig(cwd, { agents: ['a', 'b'].map((id) => agent(id)) });
     // A session to continue: one turn through interactive mode (piped stdin).
     // (Not spawnSync: the fake model answers from this process's event loop.)
-    const first = spawn(process.execPath, [CLI_BIN, '--config', 'config.yaml', '--no-display'], {
+    const first = await runCli(['--config', 'config.yaml', '--no-display'], {
       cwd,
-      env: cleanEnv(cwd),
-      stdio: ['pipe', 'ignore', 'inherit'],
+      stdin: 'What is 6 x 7?\n/quit\n',
     });
-    first.stdin.end('What is 6 x 7?\n/quit\n');
-    expect(await new Promise((resolve) => first.on('close', resolve))).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     const result = await runCli(['--config', 'config.yaml', '--continue', '--automation', 'And 7 x 8?'], {
       cwd,
-      timeoutMs: 120_000,
     });
     expect(result.code, result.stderr).toBe(0);
     const lines = linesOf(result.stdout);

@@ -146,7 +146,7 @@ describe('attachments reach each agent as its model takes them', () => {
     expect(log).not.toContain(png.toString('base64').slice(8, 40));
     expect(log).not.toContain(mp3.toString('base64').slice(8, 40));
     expect(log).not.toContain('"data"');
-  }, 60_000);
+  });
 
   it('bad inputs stop the run before any request, naming the file', async () => {
     const dir = tempDir();
@@ -259,7 +259,7 @@ describe('media from tools', () => {
       ],
     });
     expect(JSON.stringify(events)).not.toContain(png.toString('base64').slice(8, 40));
-  }, 60_000);
+  });
 
   it('tool media passes to a model that takes the kind and is replaced by a note for one that does not', async () => {
     const png = tinyPng(2, 2, [1, 2, 3]);
@@ -282,7 +282,7 @@ describe('media from tools', () => {
     expect(note.content).toMatch(
       /^Here is the chart\.\n\nNot shown to you.*chart\.png \(image, image\/png\)/,
     );
-  }, 60_000);
+  });
 
   it('a tool’s provider cost adds to the agent’s cost and trips max_cost_usd', async () => {
     const png = tinyPng();
@@ -306,5 +306,5 @@ describe('media from tools', () => {
     expect(totalCost(state)).toBe(2);
     expect(formatCostOf([{ usd: 2, priced: false }])).toBe('$2.00 + unknown');
     expect(formatCostOf([{ usd: 0, priced: false }])).toBe('cost unknown');
-  }, 60_000);
+  });
 });

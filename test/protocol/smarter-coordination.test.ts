@@ -17,6 +17,7 @@ import {
   runScenario,
   toolNames,
 } from '../support/harness.js';
+import { onVirtualClock, useVirtualTimers } from '../support/virtual-clock.js';
 
 interface PersonaOptions {
   /** Vote for this id when it is votable (else the first votable id). */
@@ -85,15 +86,19 @@ async function runTeam(
 }
 
 describe('early stopping', () => {
+  // Timeouts race scripted delays here: on a virtual clock, in the order written.
+  useVirtualTimers();
   it('consensus: majority stops as soon as a strict majority backs one answer; the rest is cancelled at once', async () => {
     const aAnswered = gateOn(answered('a'));
-    const { recorder, finished } = await runScenario(
-      {
-        a: [step.answer('A'), step.vote('agent1'), step.text('Final A')],
-        b: [lookupAfter(aAnswered), step.vote('agent1')],
-        c: [step.hang()],
-      },
-      { tools: true, settings: { consensus: 'majority' }, onEvent: (e) => aAnswered.check(e) },
+    const { recorder, finished } = await onVirtualClock(
+      runScenario(
+        {
+          a: [step.answer('A'), step.vote('agent1'), step.text('Final A')],
+          b: [lookupAfter(aAnswered), step.vote('agent1')],
+          c: [step.hang()],
+        },
+        { tools: true, settings: { consensus: 'majority' }, onEvent: (e) => aAnswered.check(e) },
+      ),
     );
     expect(recorder.ofType('coordination.finished')[0]).toMatchObject({ reason: 'consensus', winnerId: 'a' });
     expect(recorder.ofType('agent.turn.finished').find((t) => t.agentId === 'c')?.outcome).toBe('aborted');
@@ -102,13 +107,15 @@ describe('early stopping', () => {
 
   it('consensus: all (the default) waits for every active agent', async () => {
     const aAnswered = gateOn(answered('a'));
-    const { recorder } = await runScenario(
-      {
-        a: [step.answer('A'), step.vote('agent1'), step.text('Final A')],
-        b: [lookupAfter(aAnswered), step.vote('agent1')],
-        c: [step.hang()],
-      },
-      { tools: true, settings: { orchestratorTimeoutMs: 300 }, onEvent: (e) => aAnswered.check(e) },
+    const { recorder } = await onVirtualClock(
+      runScenario(
+        {
+          a: [step.answer('A'), step.vote('agent1'), step.text('Final A')],
+          b: [lookupAfter(aAnswered), step.vote('agent1')],
+          c: [step.hang()],
+        },
+        { tools: true, settings: { orchestratorTimeoutMs: 300 }, onEvent: (e) => aAnswered.check(e) },
+      ),
     );
     expect(recorder.ofType('coordination.finished')[0]?.reason).toBe('timeout');
     expect(recorder.ofType('vote.cast').filter((v) => v.counted)).toHaveLength(2);
@@ -116,18 +123,22 @@ describe('early stopping', () => {
 });
 
 describe('deadline and budget awareness', () => {
+  // Timeouts race scripted delays here: on a virtual clock, in the order written.
+  useVirtualTimers();
   it('agents are told the time and budget left; at wrap_up_at a working agent is asked to finish', async () => {
-    const { recorder, backends } = await runScenario(
-      {
-        a: [
-          { ...step.tool('lookup', { q: 'x' }), delayMs: 250 },
-          step.answer('A'),
-          step.vote('agent1'),
-          step.text('F'),
-        ],
-        b: [{ ...step.vote('agent1'), delayMs: 300 }],
-      },
-      { tools: true, settings: { orchestratorTimeoutMs: 1_000, wrapUpAt: 0.2, maxCostUsd: 5 } },
+    const { recorder, backends } = await onVirtualClock(
+      runScenario(
+        {
+          a: [
+            { ...step.tool('lookup', { q: 'x' }), delayMs: 250 },
+            step.answer('A'),
+            step.vote('agent1'),
+            step.text('F'),
+          ],
+          b: [{ ...step.vote('agent1'), delayMs: 300 }],
+        },
+        { tools: true, settings: { orchestratorTimeoutMs: 1_000, wrapUpAt: 0.2, maxCostUsd: 5 } },
+      ),
     );
     const opening = requestText(backends['a']?.requests[0]);
     expect(opening).toMatch(

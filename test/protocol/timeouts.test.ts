@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { step } from '../../src/testing/scripted-backend.js';
-import { answered, gateOn, policy, requestText, runScenario } from '../support/harness.js';
+import { answered, gateOn, policy, requestText, runScenario as run } from '../support/harness.js';
+import { onVirtualClock, useVirtualTimers } from '../support/virtual-clock.js';
+
+// The timeouts race the scripted answers' delays: on a virtual clock, in the order written here.
+useVirtualTimers();
+const runScenario = (...args: Parameters<typeof run>) => onVirtualClock(run(...args));
 
 describe('timeouts', () => {
   it('a turn that runs past agent_turn_timeout_seconds is aborted and counts as failed', async () => {

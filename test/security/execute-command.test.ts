@@ -22,6 +22,7 @@ import {
 import { treeChecksum } from '../../src/tools/filesystem/filesystem.test-support.js';
 import type { ToolProvider } from '../../src/tools/tool-provider.js';
 import type { ToolContext, ToolResult } from '../../src/types/tool.js';
+import { waitUntil } from '../support/wait.js';
 
 let root: string;
 let ws: string;
@@ -82,7 +83,8 @@ function sandboxProvider(network = false): ToolProvider {
   if (!support.ok) throw new Error(support.reason);
   return createCommandToolProvider({
     workspace: ws,
-    timeoutMs: 20_000,
+    // A bound for a hung command only: a busy machine takes seconds where an idle one takes milliseconds.
+    timeoutMs: 60_000,
     maxOutputChars: 5_000,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -128,7 +130,7 @@ beforeAll(async () => {
   rootListing = (await readdir(root)).sort();
   provider = createCommandToolProvider({
     workspace: ws,
-    timeoutMs: 10_000,
+    timeoutMs: 60_000,
     maxOutputChars: 5_000,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -371,8 +373,11 @@ describe('execute_command contains what runs', () => {
 
   it('stops the command when the call is cancelled or the provider closes', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('cancelled by the test')), 300);
-    const cancelled = await run('sleep 1000.7171', {}, controller.signal);
+    // Cancelled once it runs: what is tested is stopping a running command.
+    const running = run('sleep 1000.7171', {}, controller.signal);
+    await waitUntil(() => living('1000.7171').length > 0, 'the command to run');
+    controller.abort(new Error('cancelled by the test'));
+    const cancelled = await running;
     expect(cancelled.isError).toBe(true);
     expect(cancelled.content).toMatch(/^cancelled after/);
     expect(living('1000.7171')).toEqual([]);
@@ -383,7 +388,7 @@ describe('execute_command contains what runs', () => {
       mode: 'local',
     });
     const pending = closing.call('execute_command', { command: 'sleep 1000.8181' }, context());
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(() => living('1000.8181').length > 0, 'the command to run');
     await closing.close();
     expect((await pending).content).toMatch(/^cancelled after/);
     expect(living('1000.8181')).toEqual([]);

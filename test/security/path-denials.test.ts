@@ -189,7 +189,6 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
-    180_000,
   );
 
   const noGit = spawnSync('git', ['--version']).status === 0 ? null : 'git is not installed';
@@ -229,7 +228,6 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
-    180_000,
   );
 
   it.skipIf(why !== null)(
@@ -275,6 +273,5 @@ describe.each(runners)('what no tool may read, run by $who', ({ user, skip }) =>
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
-    180_000,
   );
 });

@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import path from 'node:path';
-import { REPO_ROOT, startCli, waitFor, type RunningCli } from '../e2e/cli-harness.js';
+import { REPO_ROOT, startCli, type RunningCli } from '../e2e/cli-harness.js';
 import { realClockEnv } from './real-clock-env.js';
+import { WAIT_MS } from './wait.js';
 
 /** Debian's Chromium: playwright-core drives it instead of downloading its own. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -32,6 +33,8 @@ export function useBrowser({ artifacts }: { artifacts?: string } = {}): { readon
     if (artifacts) fs.mkdirSync(artifacts, { recursive: true });
     holder.browser = await chromium.launch({
       executablePath: CHROMIUM,
+      // Playwright's 30 s default is exhausted by a Chromium start on a busy two-core machine.
+      timeout: 2 * WAIT_MS,
       // The browser is a tool here, not what is tested: it gets the real clock (real-clock-env.ts).
       env: realClockEnv(),
       args: [
@@ -59,17 +62,29 @@ export interface RunningWeb {
 }
 
 /**
- * Starts `massgen --web --port 0 …args` in `cwd` and waits for its address. `timeoutMs` bounds the
- * whole process; the address itself must show within 15 s. `env` adds variables to the clean one.
+ * The timeout of a test that drives a browser, a web server and a team — the suite's longest: above
+ * vitest's default, since a busy two-core machine runs them several times slower than an idle one.
+ */
+export const WEB_TEST = { timeout: 240_000 } as const;
+
+/**
+ * How long a web server started by {@link startWeb} may live: longer than any test runs, since the test
+ * stops it; the harness kills one a failed test left behind.
+ */
+const WEB_TIMEOUT_MS = 300_000;
+
+/**
+ * Starts `massgen --web --port 0 …args` in `cwd` and waits for the address it prints (failing at once,
+ * with its output, when it exits instead). `timeoutMs` bounds the whole process.
  */
 export async function startWeb(
   cwd: string,
   args: string[] = [],
-  { timeoutMs = 60_000, env }: { timeoutMs?: number; env?: Record<string, string> } = {},
+  { timeoutMs = WEB_TIMEOUT_MS, env }: { timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<RunningWeb> {
   const cli = startCli(['--web', '--port', '0', ...args], { cwd, timeoutMs, ...(env ? { env } : {}) });
-  await waitFor(() => /massgen web UI: (\S+)/.test(cli.stdout), 15_000, 'the web server address');
-  return { cli, url: /massgen web UI: (\S+)/.exec(cli.stdout)?.[1] as string };
+  const [, url] = await cli.output(/massgen web UI: (\S+)/, 'the web server address');
+  return { cli, url: url as string };
 }
 
 /** Stops the web server as a user would (Ctrl-C) and waits for it to exit. */
@@ -86,7 +101,7 @@ export async function newPage(
   browser: Browser,
   {
     height = 1000,
-    timeoutMs = 15_000,
+    timeoutMs = WAIT_MS,
     bypassCSP = false,
   }: { height?: number; timeoutMs?: number; bypassCSP?: boolean } = {},
 ): Promise<Page> {

@@ -29,6 +29,7 @@ import {
   type SetupResult,
 } from '../index.js';
 import { readPresetFile } from './team.js';
+import { WAIT_MS } from '../../../test/support/wait.js';
 
 const OPENAI_KEY = 'sk-test-openai-0123456789';
 const CLAUDE_KEY = 'sk-ant-test-claude-0123456789';
@@ -280,7 +281,7 @@ describe('runSetupWizard', () => {
   it('on a terminal, echoes ordinary answers but not the pasted key; Ctrl-C cancels', async () => {
     // Type each answer once its question is on screen, as a person would.
     const typeAfter = async (run: Run, question: string, keys: string) => {
-      await vi.waitFor(() => expect(run.stdout).toContain(question), { timeout: 2000, interval: 5 });
+      await vi.waitFor(() => expect(run.stdout).toContain(question), { timeout: WAIT_MS, interval: 5 });
       run.stdin.write(keys);
     };
     const run = start(undefined, { isTTY: true });

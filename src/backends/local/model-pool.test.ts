@@ -7,6 +7,7 @@ import { failure, request } from '../backend.test-support.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { LlamaLanguageModel } from './llama-language-model.js';
 import { describeWithTinyModel, TINY_MODEL_PATH, tinyModelKey } from './local.test-support.js';
+import { POLL } from '../../../test/support/wait.js';
 import {
   acquireLocalModel,
   assertPromptFits,
@@ -131,8 +132,10 @@ describeWithTinyModel('the model pool on the tiny model', () => {
     expect(localModelPoolStats().contexts.map((c) => c.sequences)).toEqual([1, 1]);
 
     first.release();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(localModelPoolStats().contexts.map((c) => c.sequencesInUse)).toEqual([0, 1]);
+    // The sequence is given back once its disposal (asynchronous) is done.
+    await expect
+      .poll(() => localModelPoolStats().contexts.map((c) => c.sequencesInUse), POLL)
+      .toEqual([0, 1]);
     const next = acquireLocalModel(tinyModelKey());
     await next.session();
     expect(localModelPoolStats().contexts.map((c) => c.sequencesInUse)).toEqual([1, 1]);

@@ -47,14 +47,5 @@ export function fakeIo(cwd: string, options: { isTTY?: boolean } = {}) {
   };
 }
 
-/** Polls `predicate` every 10 ms until it holds; throws after `timeoutMs`. */
-export async function waitUntil(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** How often `needle` occurs in `text`. */
 export const count = (text: string, needle: string): number => text.split(needle).length - 1;

@@ -10,7 +10,8 @@ import {
 } from '../../testing/fake-openai-server.js';
 import { listFiles } from '../../logging/log-writer.test-support.js';
 import { HELP_TEXT } from './format.js';
-import { count, fakeIo, waitUntil } from './interactive.test-support.js';
+import { count, fakeIo } from './interactive.test-support.js';
+import { waitUntil } from '../../../test/support/wait.js';
 import { plainTurnView, runInteractive } from './run-interactive.js';
 import { PROMPT } from './line-input.js';
 

@@ -13,6 +13,7 @@ import { ConfigCatalog } from './config-catalog.js';
 import { rawRequest, runEventsUntilDone } from './raw-http.test-support.js';
 import { RunHub, RunStartError } from './run-hub.js';
 import { startWebServer, type WebServer } from './web-server.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 /**
  * Steering over real HTTP (docs/web.md): `POST /api/runs/:id/messages` and `/answer-now` through the
@@ -294,11 +295,6 @@ describe('GET /api/configs', () => {
     }
   });
 });
-
-/** Waits for a condition the test cannot await directly (the fake server's requests). */
-async function waitUntil(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 describe('RunHub: a run that fails while it is prepared', () => {
   it('is not left in the hub, and no session is stored', async () => {

@@ -10,7 +10,7 @@ import {
   type FakeResponse,
 } from '../../testing/fake-openai-server.js';
 import { samplePng } from '../../testing/fake-server/media-samples.js';
-import { waitFor } from '../../../test/e2e/cli-harness.js';
+import { waitUntil } from '../../../test/support/wait.js';
 import { runEventsUntilDone } from './raw-http.test-support.js';
 import { startWebServer, type WebServer } from './web-server.js';
 
@@ -139,7 +139,7 @@ describe('uploads of the web UI', () => {
     // A second run: the server keeps one finished run, so the first is forgotten with its upload.
     const two = await run(samplePng(4, 4, [0, 200, 0]));
     expect(two.status).toBe(201);
-    await waitFor(() => !fs.existsSync(absolute), 30_000, `${file} to be removed with its run`);
+    await waitUntil(() => !fs.existsSync(absolute), `${file} to be removed with its run`);
     expect(storedFiles()).toHaveLength(1);
     expect((await json(`/api/runs/${id}`)).status).toBe(404);
   });

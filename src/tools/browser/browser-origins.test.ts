@@ -15,6 +15,7 @@ import { useRealClockForChildren } from '../../../test/support/real-clock-env.js
 import type { ToolContext } from '../../types/tool.js';
 import type { ToolProvider } from '../tool-provider.js';
 import { createBrowserToolProvider, findChromium } from './index.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 useRealClockForChildren();
 
@@ -23,19 +24,20 @@ const context: ToolContext = { agentId: 'a', phase: 'coordination', signal: new 
 
 /** Calls browser_snapshot until `pattern` shows (what the page's script writes when it knows). */
 async function snapshotUntil(browser: ToolProvider, pattern: RegExp, awaited: string): Promise<string> {
-  const deadline = Date.now() + 45_000;
   let seen = '';
-  while (Date.now() < deadline) {
-    seen = (await browser.call('browser_snapshot', {}, context)).content;
-    if (pattern.test(seen)) return seen;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`waited 45 s for ${awaited}; the last snapshot was:\n${seen}`);
+  await waitUntil(
+    async () => pattern.test((seen = (await browser.call('browser_snapshot', {}, context)).content)),
+    awaited,
+    {
+      seen: () => `the last snapshot:\n${seen}`,
+      intervalMs: 200,
+    },
+  );
+  return seen;
 }
 
 describe.skipIf(chromium === null)(
   `allowed_origins in real Chromium${chromium === null ? ' (skipped: no chromium on PATH)' : ''}`,
-  { timeout: 120_000 },
   () => {
     let allowed: Pages;
     let refused: Pages;

@@ -25,7 +25,6 @@ const tempDir = () => mkdtempSync(path.join(os.tmpdir(), 'massgen-browser-'));
 
 describe.skipIf(chromium === null)(
   `schemes and environment in real Chromium${chromium === null ? ' (skipped: no chromium on PATH)' : ''}`,
-  { timeout: 120_000 },
   () => {
     let pages: Pages;
     let hostFile: string;

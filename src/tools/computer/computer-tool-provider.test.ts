@@ -6,6 +6,7 @@ import { sandboxSupport } from '../execute-command/sandbox-support.js';
 import { missingPrograms, startTestDesktop, testContext as context } from './desktop.test-support.js';
 import { readPng } from '../../testing/png.js';
 import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 // Xvfb and the X apps are what this file starts; under CI's clock-ahead pass they get the real clock.
 useRealClockForChildren();
@@ -61,11 +62,7 @@ async function desktop(sandbox: 'sandboxed' | 'unsandboxed') {
 
 /** Waits for a file a launched program writes (by renaming it into place once complete). */
 async function waitForFile(file: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (!existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`awaited ${file} from a launched program for 30 s; not there`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(() => existsSync(file), `${file} from a launched program`);
   return readFileSync(file, 'utf8');
 }
 
@@ -184,13 +181,9 @@ describe('computer tools on a virtual desktop', () => {
         { window: '^never shown$', timeout_seconds: 60 },
         { ...context(), signal: stop.signal },
       );
-      const deadline = Date.now() + 30_000;
       let searching: number[] = [];
-      while (searching.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        searching = children('xdotool');
-      }
-      expect(searching, 'awaited the xdotool search process for 30 s').toHaveLength(1);
+      await waitUntil(() => (searching = children('xdotool')).length > 0, 'the xdotool search process');
+      expect(searching).toHaveLength(1);
       const xdotoolEnv = environ(searching[0]!);
       stop.abort();
       await expect(waiting).rejects.toThrow();

@@ -58,6 +58,5 @@ describe('the native computer tool on a virtual desktop', () => {
       // The generic tools are not there to call.
       expect((await provider.call('computer_click', { x: 1, y: 1 }, context)).isError).toBe(true);
     },
-    60_000,
   );
 });

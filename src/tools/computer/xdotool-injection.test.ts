@@ -6,6 +6,7 @@ import type { ToolProvider } from '../tool-provider.js';
 import { missingPrograms, startTestDesktop, testContext } from './desktop.test-support.js';
 import { XDOTOOL_COMMANDS } from './xdotool.js';
 import { useRealClockForChildren } from '../../../test/support/real-clock-env.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 // Xvfb and the X apps are what this file starts; under CI's clock-ahead pass they get the real clock.
 useRealClockForChildren();
@@ -42,20 +43,21 @@ async function xevWindow(provider: ToolProvider, workspace: string, native: bool
   await ok(provider, 'computer_launch', {
     command: 'exec xev -geometry 200x100+0+0 -event keyboard > xev.txt',
   });
-  await ok(provider, 'computer_wait', { window: '^Event Tester$', timeout_seconds: 30 });
+  await ok(provider, 'computer_wait', { window: '^Event Tester$', timeout_seconds: 60 });
   if (native) await ok(provider, 'computer', { action: 'mouse_move', coordinate: [50, 50] });
   else await ok(provider, 'computer_move', { x: 50, y: 50 });
   return path.join(workspace, 'xev.txt');
 }
 
 async function waitForTyped(xevLog: string, expected: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let seen = typedInto(xevLog);
-  while (seen.length < expected.length && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    seen = typedInto(xevLog);
-  }
-  expect(seen, `awaited xev to receive ${JSON.stringify(expected)} within 30 s`).toBe(expected);
+  await waitUntil(
+    () => typedInto(xevLog).length >= expected.length,
+    `xev to receive ${JSON.stringify(expected)}`,
+    {
+      seen: () => JSON.stringify(typedInto(xevLog)),
+    },
+  );
+  expect(typedInto(xevLog)).toBe(expected);
 }
 
 /**
@@ -117,7 +119,6 @@ describe('xdotool cannot be made to run a command', () => {
         );
       }
     },
-    120_000,
   );
 
   it.skipIf(missing !== '')(
@@ -143,7 +144,6 @@ describe('xdotool cannot be made to run a command', () => {
         /^key ctrl\+a Help; screenshot: /,
       );
     },
-    120_000,
   );
 
   // What a model types is never an xdotool argument: it goes to `type --file -` on stdin.
@@ -160,21 +160,16 @@ describe('xdotool cannot be made to run a command', () => {
       await waitForTyped(xev, TEXT(file));
       expect(existsSync(file)).toBe(false);
     },
-    60_000,
   );
 
-  it.skipIf(missing !== '')(
-    `the native type action types them literally too${skipped}`,
-    async () => {
-      const { provider, workspace } = await desktop(true);
-      const xev = await xevWindow(provider, workspace, true);
-      const file = path.join(workspace, 'pwned');
-      await ok(provider, 'computer', { action: 'type', text: TEXT(file) });
-      await waitForTyped(xev, TEXT(file));
-      expect(existsSync(file)).toBe(false);
-    },
-    60_000,
-  );
+  it.skipIf(missing !== '')(`the native type action types them literally too${skipped}`, async () => {
+    const { provider, workspace } = await desktop(true);
+    const xev = await xevWindow(provider, workspace, true);
+    const file = path.join(workspace, 'pwned');
+    await ok(provider, 'computer', { action: 'type', text: TEXT(file) });
+    await waitForTyped(xev, TEXT(file));
+    expect(existsSync(file)).toBe(false);
+  });
 
   it.skipIf(missing !== '')(
     `computer_wait takes any pattern as a pattern: a command word, or one that looks like an option${skipped}`,
@@ -183,7 +178,7 @@ describe('xdotool cannot be made to run a command', () => {
       await ok(provider, 'computer_launch', {
         command: 'exec xmessage -geometry 100x50+0+0 -title exec -buttons Ok:0 hi',
       });
-      expect((await ok(provider, 'computer_wait', { window: 'exec', timeout_seconds: 30 })).content).toMatch(
+      expect((await ok(provider, 'computer_wait', { window: 'exec', timeout_seconds: 60 })).content).toMatch(
         /^window "exec" is shown/,
       );
       // Read as an option, "-help" would print xdotool's usage and "succeed".
@@ -194,6 +189,5 @@ describe('xdotool cannot be made to run a command', () => {
         isError: true,
       });
     },
-    60_000,
   );
 });

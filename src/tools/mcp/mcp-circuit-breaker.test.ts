@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolProvider } from '../tool-provider.js';
 import { createMcpToolProvider, type McpProviderOptions, type McpServerSettings } from './index.js';
-import { childPid, nodeServer, recorder, serverPaths, toolContext, waitUntil } from './mcp.test-support.js';
+import { childPid, nodeServer, recorder, serverPaths, toolContext } from './mcp.test-support.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 const open: ToolProvider[] = [];
 afterEach(async () => {
@@ -43,13 +44,16 @@ describe('MCP provider circuit breaker', () => {
 
     clock += 9_999;
     expect(fx.tools()).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Not cooled down: still down with its reason. An attempt would be under way at once ("connecting").
+    await expect(fx.call('mcp__fx__echo', { text: 'x' }, toolContext())).rejects.toThrow(/unavailable: /);
     expect(events).toHaveLength(2);
 
     clock += 1;
     expect(fx.tools()).toEqual([]);
     expect(fx.tools()).toEqual([]);
-    await waitUntil(() => ready().length === 2);
+    await waitUntil(() => ready().length === 2, 'the server to be ready again', {
+      seen: () => JSON.stringify(events),
+    });
     expect(events).toHaveLength(3);
     expect(fx.tools().length).toBeGreaterThan(0);
     expect(childPid(fx)).not.toBe(firstPid);
@@ -61,7 +65,9 @@ describe('MCP provider circuit breaker', () => {
     const { context, failed } = recorder();
     await fx.start(context);
     expect(fx.tools().length).toBeGreaterThan(0);
-    await waitUntil(() => failed().length === 1);
+    await waitUntil(() => failed().length === 1, 'the failure report', {
+      seen: () => JSON.stringify(failed()),
+    });
     expect(failed()[0]?.retryInSeconds).toBeNull();
     expect(fx.tools()).toEqual([]);
   });
@@ -78,12 +84,15 @@ describe('MCP provider circuit breaker', () => {
 
     clock += 5_000;
     ghost.tools();
-    await waitUntil(() => failed().length === 2);
+    await waitUntil(() => failed().length === 2, 'the second failure report', {
+      seen: () => JSON.stringify(failed()),
+    });
     expect(failed().map((e) => e.retryInSeconds)).toEqual([5, null]);
 
     clock += 1_000_000;
     expect(ghost.tools()).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // No attempt: still down with its reason (an attempt would be "connecting" at once), nothing reported.
+    await expect(ghost.call('mcp__fx__x', {}, toolContext())).rejects.toThrow(/unavailable: /);
     expect(events).toHaveLength(2);
   });
 });

@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolProvider } from '../tool-provider.js';
 import { createMcpToolProvider, type McpProviderOptions } from './index.js';
-import { killAndWait, recorder, startHttpFixture, toolContext, waitUntil } from './mcp.test-support.js';
+import { killAndWait, recorder, startHttpFixture, toolContext } from './mcp.test-support.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 const providers: ToolProvider[] = [];
 const servers: ChildProcess[] = [];
@@ -103,7 +104,9 @@ describe('MCP provider over streamable HTTP', () => {
     await httpFixture([], Number(new URL(first.url).port));
     clock += 1_000;
     expect(web.tools()).toEqual([]);
-    await waitUntil(() => ready().length === 2);
+    await waitUntil(() => ready().length === 2, 'the server to be ready again', {
+      seen: () => JSON.stringify(failed()),
+    });
     expect(failed()).toHaveLength(1);
     expect((await web.call('mcp__web__echo', { text: 'again' }, toolContext())).content).toBe('again');
   });

@@ -10,8 +10,8 @@ import {
   recorder,
   serverPaths,
   toolContext,
-  waitUntil,
 } from './mcp.test-support.js';
+import { waitUntil } from '../../../test/support/wait.js';
 
 const open: ToolProvider[] = [];
 afterEach(async () => {
@@ -94,7 +94,7 @@ describe('MCP provider lifecycle', () => {
     const controller = new AbortController();
     const { context, events } = recorder(controller.signal);
     const starting = hung.start(context);
-    await waitUntil(() => pidsWithArg(marker).length === 1);
+    await waitUntil(() => pidsWithArg(marker).length === 1, 'the server process');
     controller.abort(new Error('run cancelled'));
     await starting;
     expect(events).toEqual([]);
@@ -109,13 +109,19 @@ describe('MCP provider lifecycle', () => {
     const hung = provider(settings, { now: () => clock, retryCooldownMs: 1 });
     const { context, events } = recorder();
     const starting = hung.start(context);
-    await waitUntil(() => pidsWithArg(marker).length === 1);
+    await waitUntil(() => pidsWithArg(marker).length === 1, 'the server process');
     await hung.close();
     await starting;
     clock += 1_000;
     expect(hung.tools()).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Had that reconnected, its server would be running by the time one started after it is: a window
+    // as long as a start takes on this machine now, where a fixed pause could be too short.
+    const control = silentServer();
+    const controlStart = provider(control.settings).start(recorder().context);
+    await waitUntil(() => pidsWithArg(control.marker).length === 1, 'the control server process');
     expect(events).toEqual([]);
     expect(pidsWithArg(marker)).toEqual([]);
+    await Promise.all(open.splice(0).map((p) => p.close()));
+    await controlStart;
   });
 });

@@ -53,15 +53,6 @@ export function toolContext(signal: AbortSignal = new AbortController().signal):
   return { agentId: 'agent-1', phase: 'coordination', signal };
 }
 
-/** Polls `check` until it is true or `timeoutMs` passes. */
-export async function waitUntil(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** The pid of the provider's current stdio child, if it is up. */
 export function childPid(provider: ToolProvider): number | undefined {
   return connectionOf.get(provider)?.()?.pid;
