@@ -15,6 +15,7 @@ const folders = [
   'bridge',
   'memory',
   'skills',
+  'compression',
   'app',
   'batch',
   'queue',
@@ -107,6 +108,8 @@ export default tseslint.config(
   layer('memory', ['types', 'util', 'tools', 'config']),
   // Agent Skills: SKILL.md discovery, the load_skill tool, proposed skills (docs/skills.md).
   layer('skills', ['types', 'util', 'tools']),
+  // Context that never overflows: summaries of older steps, large tool results to files (docs/compression.md).
+  layer('compression', ['types', 'util', 'config']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.

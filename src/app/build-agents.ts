@@ -25,6 +25,8 @@ import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/
 import type { Tool } from '../tools/define-tool.js';
 import type { RunSkills } from './agent-skills.js';
 import { buildToolRegistry, type AgentSandbox } from './build-tools.js';
+import { compressorFor, toolResultFiles } from '../compression/index.js';
+import { runScrubber } from './secrets.js';
 import { loadedFeature, type ToolFeatures } from './tool-features.js';
 import type { ExternalAgent } from './external-agents.js';
 import { bwrapArgs } from '../tools/execute-command/index.js';
@@ -423,6 +425,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
   const resolved = config.agents.map((agent, index) => resolveAgentSettings(agent, index, env));
   // One limiter per model, shared by every agent that uses it.
   const limiters = new Map<string, CallLimiter>();
+  const { compression } = config.memory;
+  const scrubber = runScrubber(config, env);
   return config.agents.map((agent, index) => {
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
     const external = tools?.externals?.get(index);
@@ -467,6 +471,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     if (price) spec.price = price;
     const contextWindow = agent.backend.context_window ?? knownContextWindow(settings.model);
     if (contextWindow !== undefined) spec.contextWindow = contextWindow;
+    const compressor = compressorFor(compression, backend, (model) => factory.create({ ...settings, model }));
+    if (compressor) spec.compressor = compressor;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
     const skills = tools?.skills?.byAgent.get(agent.id) ?? [];
     if (skills.length > 0 || tools?.skills?.evolve) {
@@ -487,6 +493,13 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
       config.tools.computer,
       tools?.features,
       mediaInputOf(factory, settings),
+      (workspace) =>
+        toolResultFiles({
+          workspace,
+          thresholdTokens: compression.tool_result_file_threshold,
+          scrub: (text) => scrubber.text(text),
+          maxNoteChars: agent.backend.max_tool_result_chars,
+        }),
     );
     if (registry) spec.tools = registry;
     return spec;

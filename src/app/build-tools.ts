@@ -3,7 +3,7 @@ import { resolveConfigPath } from './config-relative.js';
 import { loadPythonTools } from './python-tools.js';
 import type { PythonHost } from '../bridge/index.js';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
-import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
+import { createAgentToolRegistry, type AgentToolRegistryOptions } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import {
@@ -204,6 +204,8 @@ export function buildToolRegistry(
   features: ToolFeatures = {},
   /** What the agent's model takes besides text: with a workspace and some kind, `read_media` is offered. */
   mediaIn?: MediaInput,
+  /** With a workspace: where results too large for the context go (`toolResultFiles`, src/compression). */
+  oversized?: (workspace: string) => AgentToolRegistryOptions['oversized'],
 ): ToolRegistry | undefined {
   const { backend } = agent;
   const providers: ToolProvider[] = [];
@@ -269,5 +271,6 @@ export function buildToolRegistry(
     excludeTools: backend.exclude_tools,
     timeoutMs: backend.tool_timeout_seconds * 1000,
     maxResultChars: backend.max_tool_result_chars,
+    ...(sandbox && oversized ? { oversized: oversized(sandbox.workspace) } : {}),
   });
 }
