@@ -16,7 +16,7 @@ import {
   type ScriptStep,
 } from '../testing/scripted-backend.js';
 import type { RunEvent } from '../types/events.js';
-import type { ToolRegistry } from '../types/tool.js';
+import { pageTool } from './compression.test-support.js';
 import { createCompressor } from './compressor.js';
 import { SUMMARY_HEADING } from './summary-prompt.js';
 
@@ -24,19 +24,7 @@ const QUESTION = 'Summarise the pages.';
 const WINDOW = 6_000; // trigger at 4,500 tokens, aim at 2,400
 
 /** `fetch_page` answers 4,000 characters (about 1,000 tokens) of page `n`. */
-const pages: ToolRegistry = {
-  list: () => [
-    {
-      name: 'fetch_page',
-      description: 'Fetch a page.',
-      parameters: { type: 'object', properties: { n: { type: 'number' } } },
-    },
-  ],
-  execute: async (call) => {
-    const n = (call.arguments as { n: number }).n;
-    return { content: `PAGE-${n}-START ${'lorem ipsum '.repeat(330)} PAGE-${n}-END` };
-  },
-};
+const pages = pageTool(330);
 const fetchPage = (n: number, extra: { waitFor?: () => Promise<unknown> } = {}): ScriptStep => ({
   ...extra,
   toolCalls: [{ name: 'fetch_page', arguments: { n } }],

@@ -22,7 +22,7 @@ import type { FakeServer } from '../testing/fake-server/server.js';
 import { xaiChatDialect } from '../testing/fake-server/xai-chat.js';
 import type { Backend, BackendFactory } from '../types/backend.js';
 import { ProviderError } from '../types/errors.js';
-import type { ToolRegistry } from '../types/tool.js';
+import { pageTool } from './compression.test-support.js';
 import { createCompressor } from './compressor.js';
 import { SUMMARY_HEADING } from './summary-prompt.js';
 
@@ -109,19 +109,7 @@ const backendOf = (vendor: Vendor): Backend =>
     providerOptions: {},
   });
 
-const pages: ToolRegistry = {
-  list: () => [
-    {
-      name: 'fetch_page',
-      description: 'Fetch a page.',
-      parameters: { type: 'object', properties: { n: { type: 'number' } } },
-    },
-  ],
-  execute: async (call) => {
-    const n = (call.arguments as { n: number }).n;
-    return { content: `PAGE-${n}-START ${'lorem ipsum '.repeat(400)} PAGE-${n}-END` };
-  },
-};
+const pages = pageTool(400);
 
 /** One agent (it answers directly) that reads two pages, then meets the vendor's refusal. */
 async function runOne(vendor: Vendor, ...after: Parameters<FakeServer['enqueue']>) {

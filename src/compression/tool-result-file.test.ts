@@ -46,6 +46,7 @@ const spill = () =>
   });
 
 const dumpTool: ToolProvider = {
+  name: 'dump',
   tools: () => [
     { name: 'dump_logs', description: 'Dump the logs.', parameters: { type: 'object', properties: {} } },
   ],
@@ -114,7 +115,10 @@ describe('large tool results to files', () => {
   });
 
   it('a tool name or call id with ../ or / cannot put the file anywhere but .tool_results', async () => {
-    const handled = await spill().handle({ id: '../../../escaped', name: '../../a/b/../tool' }, BIG);
+    const handled = await spill().handle(
+      { id: '../../../escaped', name: '../../a/b/../tool', arguments: {} },
+      BIG,
+    );
     expect(handled).toMatch(/saved whole to \.tool_results\/[A-Za-z0-9_-]+\.txt /);
     expect(await readdir(path.join(workspace, TOOL_RESULTS_DIR))).toEqual(['a_b_tool-escaped.txt']);
     expect((await readdir(root)).sort()).toEqual(['ws']);
@@ -125,7 +129,7 @@ describe('large tool results to files', () => {
     const outside = path.join(root, 'outside');
     await mkdir(outside);
     await symlink(outside, path.join(workspace, TOOL_RESULTS_DIR));
-    expect(await spill().handle({ id: 'call_1', name: 'dump_logs' }, BIG)).toBeNull();
+    expect(await spill().handle({ id: 'call_1', name: 'dump_logs', arguments: {} }, BIG)).toBeNull();
     expect(await readdir(outside)).toEqual([]);
   });
 
@@ -134,7 +138,7 @@ describe('large tool results to files', () => {
     await mkdir(dir);
     const target = path.join(root, 'target.txt');
     await symlink(target, path.join(dir, 'dump_logs-call_1.txt'));
-    const handled = await spill().handle({ id: 'call_1', name: 'dump_logs' }, BIG);
+    const handled = await spill().handle({ id: 'call_1', name: 'dump_logs', arguments: {} }, BIG);
     expect(handled).toContain('saved whole to .tool_results/dump_logs-call_1-2.txt');
     expect(existsSync(target)).toBe(false);
   });
