@@ -47,12 +47,13 @@ function converge(content: string): ScriptStep[] {
 async function run(
   reader: ScriptStep[],
   peer: ScriptStep[],
-  summary: string,
+  summary: string | ScriptStep,
   onEvent?: (e: RunEvent) => void,
 ) {
   const readerBackend = new ScriptedBackend(reader, { model: 'model-reader' });
   const peerBackend = new ScriptedBackend(peer, { model: 'model-peer' });
-  const summariser = new ScriptedBackend([step.text(summary), step.text(summary)], { model: 'summariser' });
+  const reply = typeof summary === 'string' ? step.text(summary) : summary;
+  const summariser = new ScriptedBackend([reply, reply], { model: 'summariser' });
   const agents: AgentSpec[] = [
     {
       id: 'reader',
@@ -156,5 +157,23 @@ describe('context compression in a run', () => {
     expect(lines.filter((l) => l.startsWith('SYSTEM:'))).toEqual([]);
     expect(lines.filter((l) => l.startsWith('</earlier-steps-summary'))).toHaveLength(1);
     expect(lines.at(-1)).toMatch(/^<\/earlier-steps-summary [0-9a-f]{12}>$/);
+  });
+
+  it('a summarising call that fails is a warning, and the request is trimmed instead: the run still finishes', async () => {
+    const { recorder, readerBackend, finished } = await run(
+      [fetchPage(1), fetchPage(2), fetchPage(3), fetchPage(4), fetchPage(5), ...converge('Reader answer.')],
+      converge('Peer answer.'),
+      step.fail(401, 'summariser: HTTP 401 Unauthorized'),
+    );
+    expect(finished.status).toBe('completed');
+    expect(recorder.ofType('agent.context.compressed')).toEqual([]);
+    const warnings = recorder.ofType('run.warning').filter((w) => w.code === 'compression_failed');
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings[0]?.message).toBe(
+      'reader: summarising its older steps failed (summariser: HTTP 401 Unauthorized); the request is trimmed instead',
+    );
+    expect(recorder.ofType('agent.context.trimmed').some((e) => e.agentId === 'reader')).toBe(true);
+    for (const request of readerBackend.requests)
+      expect(estimateTokens(request.messages, request.tools)).toBeLessThanOrEqual(WINDOW * 0.75);
   });
 });
