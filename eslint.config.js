@@ -16,6 +16,7 @@ const folders = [
   'bridge',
   'memory',
   'skills',
+  'compression',
   'app',
   'batch',
   'queue',
@@ -138,6 +139,8 @@ export default tseslint.config(
   layer('memory', ['types', 'util', 'tools', 'config', 'capability']),
   // Agent Skills: SKILL.md discovery, the load_skill tool, proposed skills (docs/skills.md).
   layer('skills', ['types', 'util', 'tools', 'config', 'capability']),
+  // Context that never overflows: summaries of older steps, large tool results to files (docs/compression.md).
+  layer('compression', ['types', 'util', 'config']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above),
   // and of each capability only its descriptor.
   layer('app', folders.slice(0, folders.indexOf('app')), { also: descriptorsOnly }),

@@ -12,6 +12,8 @@ import { ConfigError } from '../types/errors.js';
 import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/rate-limiter.js';
 import { priceFor, resolveAgentSettings } from './backend-settings.js';
 import { buildToolRegistry } from './build-tools.js';
+import { compressorFor, toolResultFiles } from '../compression/index.js';
+import { runScrubber } from './secrets.js';
 
 export {
   modelLabel,
@@ -101,6 +103,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
   // One limiter per model, shared by every agent that uses it.
   const limiters = new Map<string, CallLimiter>();
   const team = {};
+  const { compression } = config.memory;
+  const scrubber = runScrubber(config, env);
   const specs = config.agents.map((agent, index) => {
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
     settings.team = team;
@@ -146,6 +150,8 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
     if (price) spec.price = price;
     const contextWindow = agent.backend.context_window ?? knownContextWindow(settings.model);
     if (contextWindow !== undefined) spec.contextWindow = contextWindow;
+    const compressor = compressorFor(compression, backend, (model) => factory.create({ ...settings, model }));
+    if (compressor) spec.compressor = compressor;
     if (agent.system_message !== undefined) spec.systemMessage = agent.system_message;
     if (agent.subtask !== undefined) spec.subtask = agent.subtask;
     const registry = buildToolRegistry({
@@ -155,6 +161,13 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
       baseDir: tools?.baseDir ?? '.',
       sandbox: tools?.sandboxes?.get(agent.id),
       mediaIn: mediaInputOf(factory, settings),
+      oversized: (workspace) =>
+        toolResultFiles({
+          workspace,
+          thresholdTokens: compression.tool_result_file_threshold,
+          scrub: (text) => scrubber.text(text),
+          maxNoteChars: agent.backend.max_tool_result_chars,
+        }),
       parts,
     });
     if (registry) spec.tools = registry;

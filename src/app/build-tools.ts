@@ -4,7 +4,7 @@ import type { CapabilityParts } from '../capability/index.js';
 import { resolveConfigPath } from '../config/config-relative.js';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
 import type { AgentSandbox } from '../tools/agent-sandbox.js';
-import { createAgentToolRegistry } from '../tools/agent-tool-registry.js';
+import { createAgentToolRegistry, type AgentToolRegistryOptions } from '../tools/agent-tool-registry.js';
 import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import { bwrapArgs, createCommandToolProvider } from '../tools/execute-command/index.js';
@@ -159,6 +159,8 @@ export interface AgentRegistryInputs {
   sandbox?: AgentSandbox | undefined;
   /** What the agent's model takes besides text: with a workspace and some kind, `read_media` is offered. */
   mediaIn?: MediaInput | undefined;
+  /** With a workspace: where results too large for the context go (`toolResultFiles`, src/compression). */
+  oversized?: ((workspace: string) => AgentToolRegistryOptions['oversized']) | undefined;
   /** What the run's capabilities add, in list order (their `equip`). */
   parts?: readonly CapabilityParts[];
 }
@@ -244,5 +246,6 @@ export function buildToolRegistry(inputs: AgentRegistryInputs): ToolRegistry | u
     excludeTools: backend.exclude_tools,
     timeoutMs: backend.tool_timeout_seconds * 1000,
     maxResultChars: backend.max_tool_result_chars,
+    ...(sandbox && inputs.oversized ? { oversized: inputs.oversized(sandbox.workspace) } : {}),
   });
 }

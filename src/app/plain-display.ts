@@ -236,6 +236,12 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
           `✂ request trimmed to fit its ${event.contextWindow}-token context (~${event.beforeTokens} → ~${event.afterTokens} tokens)`,
         );
         return;
+      case 'agent.context.compressed':
+        line(
+          event.agentId,
+          `⇲ context compressed${event.reason === 'provider_error' ? ' after the provider refused the request as too long' : ''}: ${event.summarisedMessages} older messages summarised by ${event.model} (~${event.beforeTokens} → ~${event.afterTokens} tokens, ~${event.savedTokens} saved)`,
+        );
+        return;
       case 'coordination.wrap_up':
         write(`⏱ About ${Math.round(event.remainingMs / 1000)}s left: agents are asked to wrap up.\n`);
         return;

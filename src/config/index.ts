@@ -46,4 +46,5 @@ export {
   MemoryConfigSchema,
   type MemoryConfig,
   type MemoryEmbeddingConfig,
+  type CompressionConfig,
 } from './memory-schema.js';

@@ -110,7 +110,6 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     kind: 'unsupported',
     note: 'mem0/Qdrant settings are not used: memories live in LanceDB under memory.store; set memory.embedding for vector search (docs/memory.md)',
   },
-  'memory.compression': { kind: 'unsupported', note: 'context compression is not supported' },
   'memory.retrieval': {
     kind: 'unsupported',
     note: 'retrieval settings are memory.top_k and memory.budget_chars here',

@@ -19,6 +19,33 @@ export const MemoryEmbeddingConfigSchema = z.strictObject({
   api_key: z.string().optional(),
 });
 
+/**
+ * `memory.compression:` — context that never overflows (docs/compression.md). MassGen's keys
+ * (`trigger_threshold`, `target_ratio`) with its defaults; on by default for every agent whose model's
+ * context window is known.
+ */
+export const CompressionConfigSchema = z
+  .strictObject({
+    /** Summarise older steps instead of only trimming them. */
+    enabled: z.boolean().default(true),
+    /** Share of the model's context window past which a request is compressed before it is sent. */
+    trigger_threshold: z.number().gt(0).lt(1).default(0.75),
+    /** Share of the window a compressed request aims for (older steps summarised, recent ones verbatim). */
+    target_ratio: z.number().gt(0).lt(1).default(0.4),
+    /** The model that writes the summaries, on the agent's own backend. Default: the agent's model. */
+    model: z.string().min(1).optional(),
+    /**
+     * Tool results longer than this many tokens (about 4 characters each) go to a file in the agent's
+     * workspace (`.tool_results/`); the model gets the head, the tail and the path to read the rest.
+     */
+    tool_result_file_threshold: z.int().min(500).default(20_000),
+  })
+  .refine((c) => c.target_ratio < c.trigger_threshold, {
+    message:
+      'target_ratio must be below trigger_threshold (compression aims below the point that triggers it)',
+    path: ['target_ratio'],
+  });
+
 /** `memory:` — what a team remembers across runs and sessions (docs/memory.md). */
 export const MemoryConfigSchema = z.strictObject({
   enabled: z.boolean().default(false),
@@ -43,7 +70,10 @@ export const MemoryConfigSchema = z.strictObject({
   save: z.enum(['auto', 'ask', 'off']).default('ask'),
   /** Embeddings for hybrid (keyword + vector) search. Omitted: keyword search only (said in the warnings). */
   embedding: MemoryEmbeddingConfigSchema.optional(),
+  /** Summarising older steps near the context window; large tool results to files (docs/compression.md). */
+  compression: CompressionConfigSchema.prefault({}),
 });
 
 export type MemoryConfig = z.output<typeof MemoryConfigSchema>;
+export type CompressionConfig = z.output<typeof CompressionConfigSchema>;
 export type MemoryEmbeddingConfig = z.output<typeof MemoryEmbeddingConfigSchema>;

@@ -158,6 +158,8 @@ export async function runCoordinationTurn(
       },
       signal,
     );
+    // Compression summarised older steps: the turn goes on from the shorter history.
+    if (output.history) messages.splice(0, messages.length, ...output.history);
     messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
 
     const policyCalls = output.toolCalls.filter((c) => policy?.ownCalls.has(c.name));

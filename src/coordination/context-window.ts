@@ -208,10 +208,14 @@ export class ContextOverflowError extends MassGenError {
     readonly estimatedTokens: number,
     /** True when the turn's opening request overflowed: the agent cannot take part at all. */
     readonly permanent: boolean,
+    /** The provider's refusal, when it was the provider that found the request too long. */
+    refusal?: string,
   ) {
     super(
       'context_overflow',
-      `${agentId}'s request does not fit ${model}'s ${contextWindow.toLocaleString('en-US')}-token context window — about ${estimatedTokens.toLocaleString('en-US')} tokens even after trimming, over the ${Math.floor(contextWindow * PROMPT_SHARE).toLocaleString('en-US')} a prompt may use; it was not sent (use a model with a larger context window, or fewer agents or a smaller visibility_k)`,
+      refusal === undefined
+        ? `${agentId}'s request does not fit ${model}'s ${contextWindow.toLocaleString('en-US')}-token context window — about ${estimatedTokens.toLocaleString('en-US')} tokens even after trimming, over the ${Math.floor(contextWindow * PROMPT_SHARE).toLocaleString('en-US')} a prompt may use; it was not sent (use a model with a larger context window, or fewer agents or a smaller visibility_k)`
+        : `${agentId}'s request (about ${estimatedTokens.toLocaleString('en-US')} tokens) is too long for ${model} even after compressing its history — ${refusal} (use a model with a larger context window, set backend.context_window to the model's real window, or fewer agents or a smaller visibility_k)`,
     );
     this.name = 'ContextOverflowError';
   }

@@ -1,11 +1,12 @@
 import type { Backend, ModelRequest } from '../types/backend.js';
 import { ProviderError, describeError } from '../types/errors.js';
-import type { ToolCall } from '../types/messages.js';
+import type { ChatMessage, ToolCall } from '../types/messages.js';
 import type { Phase } from '../types/events.js';
 import { emptyUsage, type TokenUsage } from '../types/usage.js';
 import { MAX_RETRY_AFTER_MS, retryWithBackoff } from '../util/backoff.js';
 import { truncate } from '../util/text.js';
-import { fitRequest } from './context-window.js';
+import { compressHistory } from './context-compression.js';
+import { ContextOverflowError, estimateTokens, fitRequest } from './context-window.js';
 import type { RunContext } from './run-context.js';
 import { VOTE } from './workflow-tools.js';
 
@@ -14,6 +15,11 @@ export interface StepOutput {
   toolCalls: ToolCall[];
   usage: TokenUsage;
   finishReason: string;
+  /**
+   * The agent's history after compression replaced its older steps with a summary: the caller goes on
+   * from it (and appends to it), so the next step does not summarise the same steps again.
+   */
+  history?: ChatMessage[];
 }
 
 const DEFAULT_MAX_RETRIES = 3;
@@ -24,7 +30,9 @@ const DEFAULT_MAX_RETRIES = 3;
  * fails the attempt with the provider's wait in the message). Partial text of a failed attempt was
  * already shown; the `agent.step.retrying` event tells views to discard it. The request is first
  * fitted to the model's context window ({@link fitRequest}); one that cannot fit throws a
- * `ContextOverflowError` and is never sent.
+ * `ContextOverflowError` and is never sent. With a compressor (`memory.compression`), older steps are
+ * summarised first when the request passes its trigger, and a provider's context-length refusal is
+ * answered by compressing and trying once more; a second refusal is a `ContextOverflowError`.
  */
 export async function runModelStep(
   ctx: RunContext,
@@ -36,10 +44,65 @@ export async function runModelStep(
 ): Promise<StepOutput> {
   const agent = ctx.state.agent(agentIndex);
   const agentId = agent.spec.id;
-  const maxRetries = agent.spec.maxRetries ?? DEFAULT_MAX_RETRIES;
-  // Fitted before the step starts: a request that cannot fit the context window is never sent.
-  const messages = fitRequest(ctx, agentIndex, request.messages, request.tools, step === 1);
+  // Older steps are summarised first when the request nears the window (memory.compression)…
+  let history = (await compressHistory(ctx, agentIndex, request.messages, request.tools, 'threshold', signal))
+    ?.messages;
+  // …and what is sent is fitted: a request that cannot fit the context window is never sent.
+  const messages = fitRequest(ctx, agentIndex, history ?? request.messages, request.tools, step === 1);
   ctx.emit({ type: 'agent.step.started', agentId, phase, step });
+  const attempt = (messages: ChatMessage[]) =>
+    attemptStep(ctx, agentIndex, phase, step, request, messages, signal);
+  let output: StepOutput;
+  try {
+    output = await attempt(messages);
+  } catch (error) {
+    if (!(error instanceof ProviderError && error.contextLength && agent.spec.compressor)) throw error;
+    // The provider counted more than our estimate: compress, then try once more.
+    const sent = history ?? request.messages;
+    const overflow = (refusal: ProviderError) =>
+      new ContextOverflowError(
+        agentId,
+        agent.spec.backend.model,
+        agent.spec.contextWindow ?? 0,
+        estimateTokens(sent, request.tools),
+        step === 1,
+        describeError(refusal),
+      );
+    const compressed = await compressHistory(ctx, agentIndex, sent, request.tools, 'provider_error', signal);
+    if (compressed === null) throw overflow(error);
+    history = compressed.messages;
+    ctx.emit({
+      type: 'agent.step.retrying',
+      agentId,
+      phase,
+      attempt: 1,
+      delayMs: 0,
+      error: { code: error.code, message: describeError(error) },
+      responded: true,
+    });
+    try {
+      output = await attempt(fitRequest(ctx, agentIndex, history, request.tools, step === 1));
+    } catch (again) {
+      if (again instanceof ProviderError && again.contextLength) throw overflow(again);
+      throw again;
+    }
+  }
+  return history ? { ...output, history } : output;
+}
+
+/** One step's model call with its retries of retryable provider errors. */
+function attemptStep(
+  ctx: RunContext,
+  agentIndex: number,
+  phase: Phase,
+  step: number,
+  request: Omit<ModelRequest, 'signal'>,
+  messages: ChatMessage[],
+  signal: AbortSignal,
+): Promise<StepOutput> {
+  const agent = ctx.state.agent(agentIndex);
+  const agentId = agent.spec.id;
+  const maxRetries = agent.spec.maxRetries ?? DEFAULT_MAX_RETRIES;
   return retryWithBackoff(
     async () => {
       const output = await streamOnce(ctx, agent.spec.backend, agentId, phase, {

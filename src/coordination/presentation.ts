@@ -41,6 +41,7 @@ export async function runAnswerLoop(
       signal,
     );
     if (output.toolCalls.length === 0) return output.text.trim();
+    if (output.history) messages.splice(0, messages.length, ...output.history);
     messages.push({ role: 'assistant', content: output.text, toolCalls: output.toolCalls });
     const offered = new Set(tools.map((t) => t.name));
     messages.push(

@@ -1,6 +1,7 @@
 import type { MediaKind } from '../types/media.js';
 import type { Backend } from '../types/backend.js';
 import type { ToolRegistry } from '../types/tool.js';
+import type { ContextCompressor } from '../types/compression.js';
 import type { ModelPrice } from '../types/usage.js';
 import { defaultChecklistSettings, type ChecklistSettings } from './quality/criteria.js';
 
@@ -122,6 +123,11 @@ export interface AgentSpec {
    * sent (docs/protocol.md, Context limits). Omitted: unknown, never trimmed.
    */
   contextWindow?: number;
+  /**
+   * Summarises older steps when a request nears the context window or the provider refuses it as too
+   * long (`memory.compression`, docs/compression.md). Omitted: requests are only trimmed.
+   */
+  compressor?: ContextCompressor;
   /** Decomposition: this agent's subtask as the config gives it (all agents need one to skip planning). */
   subtask?: string;
   /**

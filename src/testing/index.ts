@@ -46,6 +46,7 @@ export {
 export { readPng, type DecodedPng } from './png.js';
 export { encodePng, paintPng, type RgbImage } from '../util/png.js';
 export { openAIChatDialect } from './fake-server/openai-chat.js';
+export { CONTEXT_LENGTH_ERRORS } from './fake-server/context-length-errors.js';
 export {
   geminiDialect,
   geminiErrorBody,

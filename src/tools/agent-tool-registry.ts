@@ -16,6 +16,11 @@ export interface AgentToolRegistryOptions {
   timeoutMs: number;
   /** Longer results are cut, with a note saying how much was dropped. */
   maxResultChars: number;
+  /**
+   * Results longer than `chars` go to `handle` first (src/compression/tool-result-file.ts writes them to
+   * a file in the workspace and answers with a note); a null answer leaves them to the cut.
+   */
+  oversized?: { chars: number; handle: (call: ToolCall, content: string) => Promise<string | null> };
 }
 
 class ToolTimeout extends Error {}
@@ -33,7 +38,7 @@ export function truncateToolResult(content: string, max: number): string {
  * failures into tool-error results the model can react to.
  */
 export function createAgentToolRegistry(options: AgentToolRegistryOptions): ToolRegistry {
-  const { providers, allowedTools, excludeTools = [], timeoutMs, maxResultChars } = options;
+  const { providers, allowedTools, excludeTools = [], timeoutMs, maxResultChars, oversized } = options;
   const offered = (name: string) =>
     (allowedTools === undefined || matchesAnyToolPattern(name, allowedTools)) &&
     !matchesAnyToolPattern(name, excludeTools);
@@ -90,8 +95,12 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
         entry.provider.call(call.name, input as Record<string, unknown>, { ...context, signal }),
         expired,
       ]);
+      const content =
+        oversized && result.content.length > oversized.chars
+          ? ((await oversized.handle(call, result.content)) ?? result.content)
+          : result.content;
       return {
-        content: truncateToolResult(result.content, maxResultChars),
+        content: truncateToolResult(content, maxResultChars),
         isError: result.isError ?? false,
         // Media and provider cost pass through untouched: the core filters media per model and adds cost.
         ...(result.media && result.media.length > 0 ? { media: result.media } : {}),

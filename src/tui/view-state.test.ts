@@ -380,6 +380,28 @@ describe('reduceView: a full three-agent run', () => {
   });
 });
 
+describe('reduceView: context compression', () => {
+  it('notes each compression in the timeline with what it saved', () => {
+    const b = eventBuilder();
+    b.emit({
+      type: 'agent.context.compressed',
+      agentId: 'gpt',
+      reason: 'threshold',
+      contextWindow: 128_000,
+      summarisedMessages: 4,
+      beforeTokens: 100_000,
+      afterTokens: 50_000,
+      savedTokens: 50_000,
+      model: 'gpt-5-nano',
+    });
+    expect(replay(b.events).timeline.at(-1)).toMatchObject({
+      kind: 'warning',
+      agentId: 'gpt',
+      text: 'context compressed: 4 older messages summarised (~100000 → ~50000 tokens, ~50000 saved)',
+    });
+  });
+});
+
 describe('agentBadge', () => {
   it('follows RunState statuses', () => {
     const state = replay(threeAgentRun('finish').events);

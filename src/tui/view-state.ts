@@ -100,6 +100,13 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
         'warning',
         `context trimmed (~${event.beforeTokens} → ~${event.afterTokens} tokens)`,
       );
+    case 'agent.context.compressed':
+      return timeline(
+        state,
+        event,
+        'warning',
+        `context compressed: ${event.summarisedMessages} older messages summarised (~${event.beforeTokens} → ~${event.afterTokens} tokens, ~${event.savedTokens} saved)`,
+      );
 
     case 'agent.turn.started':
     case 'agent.step.started':

@@ -58,6 +58,11 @@ export class ProviderError extends MassGenError {
    * streaming): the provider was reached, whatever a later retry met.
    */
   readonly responded: boolean;
+  /**
+   * True when the provider refused the request as longer than the model's context window (each
+   * vendor's own wording): compressing the history and trying once more may cure it.
+   */
+  readonly contextLength: boolean;
   constructor(
     provider: string,
     message: string,
@@ -69,6 +74,7 @@ export class ProviderError extends MassGenError {
       retryAfterMs?: number;
       unreachable?: boolean;
       responded?: boolean;
+      contextLength?: boolean;
     },
   ) {
     super('provider_error', message, options);
@@ -79,6 +85,7 @@ export class ProviderError extends MassGenError {
     this.retryAfterMs = options.retryAfterMs;
     this.unreachable = options.unreachable ?? false;
     this.responded = options.responded ?? options.status !== undefined;
+    this.contextLength = options.contextLength ?? false;
   }
 }
 

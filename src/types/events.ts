@@ -311,6 +311,26 @@ export const ContextTrimmedSchema = z.object({
   afterTokens: z.number().int().nonnegative(),
 });
 
+/**
+ * An agent's older steps were summarised by a model to make room (`memory.compression`): before a
+ * request passed the trigger share of the window, or after the provider refused one as too long.
+ */
+export const ContextCompressedSchema = z.object({
+  ...agentBase,
+  type: z.literal('agent.context.compressed'),
+  reason: z.enum(['threshold', 'provider_error']),
+  /** The model's window in tokens; absent when unknown (compressed after a provider's refusal). */
+  contextWindow: z.number().int().positive().optional(),
+  /** Messages folded into the summary. */
+  summarisedMessages: z.number().int().nonnegative(),
+  /** Estimated prompt tokens before and after, and what that saved. */
+  beforeTokens: z.number().int().nonnegative(),
+  afterTokens: z.number().int().nonnegative(),
+  savedTokens: z.number().int().nonnegative(),
+  /** The model that wrote the summary. */
+  model: z.string(),
+});
+
 /** `paraphrase: true`: the question in this agent's own model's words. */
 export const QuestionParaphrasedSchema = z.object({
   ...agentBase,
@@ -426,6 +446,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   TurnFinishedSchema,
   AgentDroppedSchema,
   ContextTrimmedSchema,
+  ContextCompressedSchema,
   QuestionParaphrasedSchema,
   WrapUpSchema,
   FinalRoundSchema,

@@ -171,3 +171,27 @@ describe('steering in the run view', () => {
     expect(view.fileChanges).toBe(0);
   });
 });
+
+describe('context compression in the run view', () => {
+  it('puts each compression in the timeline: what was summarised, by which model, what it saved', () => {
+    const event = {
+      runId: 'r',
+      seq: 1,
+      ts: 1,
+      type: 'agent.context.compressed',
+      agentId: 'a',
+      reason: 'provider_error',
+      contextWindow: 128_000,
+      summarisedMessages: 6,
+      beforeTokens: 9_000,
+      afterTokens: 3_000,
+      savedTokens: 6_000,
+      model: 'gpt-5-nano',
+    } as RunEvent;
+    const view = reduceRunView(initialRunView(), event);
+    expect(view.timeline.at(-1)).toMatchObject({
+      agentId: 'a',
+      text: 'context compressed: 6 older messages summarised by gpt-5-nano, ~6000 tokens saved (the provider refused the request as too long)',
+    });
+  });
+});

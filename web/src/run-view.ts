@@ -341,6 +341,12 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
         : view;
     case 'agent.dropped':
       return note(view, event, `dropped: ${event.reason}`);
+    case 'agent.context.compressed':
+      return note(
+        view,
+        event,
+        `context compressed: ${event.summarisedMessages} older messages summarised by ${event.model}, ~${event.savedTokens} tokens saved${event.reason === 'provider_error' ? ' (the provider refused the request as too long)' : ''}`,
+      );
     case 'coordination.finished':
       return note(
         view,

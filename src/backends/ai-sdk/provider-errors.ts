@@ -50,6 +50,14 @@ const TRANSIENT_SDK_ERRORS = new Set([
   'AI_EmptyResponseBodyError',
 ]);
 const MAX_DETAIL = 500;
+/**
+ * Each vendor's words for a request longer than the model's context window: OpenAI's
+ * `context_length_exceeded` code (Chat: "maximum context length is …", Responses: "exceeds the context
+ * window"), Anthropic's "prompt is too long", Gemini's "exceeds the maximum number of tokens allowed",
+ * xAI's "maximum prompt length is …", vLLM and other OpenAI-compatible servers' "maximum context length".
+ */
+const CONTEXT_LENGTH =
+  /context_length_exceeded|prompt is too long|exceeds the maximum number of tokens|maximum (?:context|prompt) length|exceeds the context window/i;
 
 /**
  * What a backend should throw for `error`: the signal's own reason when the call was aborted (aborts are
@@ -81,6 +89,9 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
       retryable:
         RETRYABLE_STATUSES.has(status) || status >= 500 || (!FINAL_STATUSES.has(status) && error.isRetryable),
       retryAfterMs: retryAfterMs(error.responseHeaders),
+      // A rate limit may speak of tokens too; only a refused request is about the window.
+      contextLength:
+        FINAL_STATUSES.has(status) && CONTEXT_LENGTH.test(`${error.responseBody ?? ''} ${detail ?? ''}`),
     });
   }
 
