@@ -15,6 +15,8 @@ const folders = [
   'bridge',
   'memory',
   'skills',
+  'hooks',
+  'project-instructions',
   'app',
   'batch',
   'queue',
@@ -107,6 +109,10 @@ export default tseslint.config(
   layer('memory', ['types', 'util', 'tools', 'config']),
   // Agent Skills: SKILL.md discovery, the load_skill tool, proposed skills (docs/skills.md).
   layer('skills', ['types', 'util', 'tools']),
+  // The user's hooks around tool calls, run in the command tool's OS sandbox (docs/hooks.md).
+  layer('hooks', ['types', 'util', 'tools', 'config']),
+  // AGENTS.md / CLAUDE.md for the agents, and `@path` in a question (docs/hooks.md).
+  layer('project-instructions', ['types', 'util', 'tools', 'config']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.

@@ -15,6 +15,9 @@ import {
   type StepRequest,
 } from '../coordination/index.js';
 import { dotEnvFiles } from '../config/config-discovery.js';
+import { startRunHooks } from './run-hooks-setup.js';
+import { findAtPaths } from '../project-instructions/index.js';
+import { withProjectInstructions } from './project-instructions-setup.js';
 import { withExtraContextPaths, type ExtraContextPath } from './extra-context-paths.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
 import { CancelledError, describeError } from '../types/errors.js';
@@ -103,6 +106,11 @@ export interface MassGenOptions {
   allowPrivateUrls?: boolean;
   /** Folders or files added to the config's `orchestrator.context_paths` (relative to `cwd`). */
   contextPaths?: readonly ExtraContextPath[];
+  /**
+   * Attach each `@path` of the question read-only as a context path (the CLI's one-question runs; the
+   * rule is in docs/hooks.md). A `@path` that looks like a path but does not exist is a `ConfigError`.
+   */
+  atPaths?: boolean;
   /** Step mode: one agent's one action against a recorded session, instead of a whole run (docs/step-mode.md). */
   step?: StepRequest;
   /** Write `.massgen/massgen_logs/…` (default: the config's `ui.logging_enabled`). */
@@ -209,7 +217,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   const projectTrusted = options.projectTrusted !== false;
-  const config = withExtraContextPaths(resolveConfig(options, env, cwd), options.contextPaths, cwd);
+  // `@path` in the question: attached read-only, like any extra context path (docs/hooks.md).
+  const atPaths = options.atPaths ? findAtPaths(options.question, cwd).map((p) => ({ path: p.path })) : [];
+  const config = withExtraContextPaths(
+    resolveConfig(options, env, cwd),
+    [...(options.contextPaths ?? []), ...atPaths],
+    cwd,
+  );
   const evalCriteria =
     options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
   // Tool paths in a config file are relative to the file, like every other path in it.
@@ -331,6 +345,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   }
   if (options.agents) warnings = [...warnings, ...mediaWarnings(attached.media, options.agents, null)];
   agents = withMemoryNote(agents, memory, memoryFilesMode && memoryFiles.size > 0);
+  if (config.project_instructions)
+    agents = withProjectInstructions(agents, [cwd, ...contextPaths.map((c) => c.path)], workspaces);
   // MassGen keys the config used that massgen handles differently or not at all: said at run start.
   warnings = [
     ...(memory?.warnings ?? []),
@@ -350,6 +366,21 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...(evalCriteria === undefined ? {} : { evalCriteria }),
   };
   const scrubber = runScrubber(config, env);
+  // Hooks (docs/hooks.md): UserPromptSubmit runs now, before any request, and may refuse the question.
+  const hooks = await startRunHooks(config, {
+    cwd,
+    env,
+    projectTrusted,
+    envFiles: options.envFiles ?? dotEnvFiles({ cwd, ...(options.env ? { env: options.env } : {}) }),
+    question: options.question,
+    ...(options.signal ? { signal: options.signal } : {}),
+  }).catch(async (error: unknown) => {
+    await closeAll();
+    await workspaces?.dispose().catch(() => undefined);
+    throw error;
+  });
+  if (hooks) warnings = [...warnings, ...hooks.warnings];
+  if (hooks) externalClosers.push(async () => hooks.close());
   const desk = new ToolApprovalDesk();
   // `memory.save: ask` with someone to ask is one more `ask` rule, asked before the config's.
   const memoryRules = memorySaveRules(memory);
@@ -369,6 +400,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
     ...(toolPolicy ? { toolPolicy } : {}),
+    ...(hooks?.toolHooks ? { toolHooks: hooks.toolHooks } : {}),
     ...(workspaces ? { workspaces } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
     scrubber,
@@ -412,12 +444,15 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     if (started) throw new Error('a prepared run can only be streamed once');
     started = true;
     const { controller, dispose } = linkedAbortController(options.signal);
-    const events = orchestrator.run(questionWithAttachments(options.question, attached.texts), {
-      signal: controller.signal,
-      ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
-      ...(options.history ? { history: options.history } : {}),
-      ...(options.step ? { step: options.step } : {}),
-    });
+    const events = orchestrator.run(
+      questionWithAttachments(hooks?.question ?? options.question, attached.texts),
+      {
+        signal: controller.signal,
+        ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
+        ...(options.history ? { history: options.history } : {}),
+        ...(options.step ? { step: options.step } : {}),
+      },
+    );
     live = events;
     let finished: Extract<RunEvent, { type: 'run.finished' }> | null = null;
     const record = (event: RunEvent) => {
@@ -443,6 +478,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         for (let next = await iterator.next(); !next.done; next = await iterator.next()) record(next.value);
       }
       dispose();
+      const hookWarnings = (await hooks?.stopped(finished)) ?? [];
       await harvestMemoryFolder(memory, memoryFiles, (id) => workspaces?.workspaceOf(id) ?? null, finished);
       await rememberRun(memory, orchestratorAgents, finished, (options.history?.length ?? 0) > 0);
       const workspaceDir = await deliverWorkspace(workspaces, finished, writer);
@@ -462,6 +498,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         workspaceDir,
         ...isolationResult(workspaces),
         ...(proposedSkills.length > 0 ? { proposedSkills } : {}),
+        ...(hookWarnings.length > 0 ? { hookWarnings } : {}),
       });
     }
     return await result;

@@ -456,6 +456,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       cwd: io.cwd,
       env,
       projectTrusted: trust === 'trusted',
+      atPaths: true,
       onDownloadProgress: progressBar,
       ...(options.attach ? { attachments: options.attach } : {}),
       ...(options.logs ? {} : { logging: false }),
@@ -513,6 +514,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(`Logs: ${result.logDir}\n`);
   const incomplete = incompleteLogsWarning(result);
   if (incomplete) io.stderr(inertText(incomplete));
+  for (const line of result.hookWarnings ?? []) io.stderr(inertText(`massgen: warning: ${line}\n`));
   printChanges(io, result, options.automation, recapChanges);
   for (const name of result.proposedSkills ?? [])
     io.stderr(
