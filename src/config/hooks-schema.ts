@@ -30,8 +30,23 @@ export const CommandHookSchema = z.strictObject({
 export type CommandHookConfig = z.output<typeof CommandHookSchema>;
 
 /** Hooks for the tools whose names `matcher` matches (a regular expression; empty or `*`: every tool). */
+const compiles = (pattern: string) => {
+  try {
+    new RegExp(pattern === '*' ? '' : pattern);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const HookMatcherSchema = z.strictObject({
-  matcher: z.string().optional(),
+  matcher: z
+    .string()
+    .refine(compiles, {
+      error:
+        'is not a regular expression: write a tool name (Bash, execute_command), several with | (Write|Edit), or * for every tool',
+    })
+    .optional(),
   hooks: z.array(CommandHookSchema).min(1, { error: 'must list at least one hook' }),
 });
 export type HookMatcherConfig = z.output<typeof HookMatcherSchema>;

@@ -11,7 +11,7 @@ import { ConfigError } from '../types/errors.js';
  * - an `@` counts only at the start of the question or after a space or an opening bracket or quote —
  *   `bob@example.com` and `a@b` are words, not paths;
  * - the path runs to the next space; `.,;:!?` and closing brackets or quotes at its end are sentence
- *   punctuation, not part of it (unless the path with them exists);
+ *   punctuation, not part of it (unless only the path with them exists);
  * - a path that exists is attached; one that does not is an error when it looks like a path (it has a
  *   `/`, starts with `.` or `~`, or ends in an extension like `.txt`) — `@missing.txt` stops the run
  *   before any request — and is left as a word otherwise (`@alice`, `@here`).
@@ -43,7 +43,8 @@ export function findAtPaths(question: string, cwd: string): AtPath[] {
   for (const match of question.matchAll(TOKEN)) {
     const raw = match[2]!;
     const trimmed = raw.replace(TRAILING, '');
-    const written = existsSync(resolve(raw, cwd)) || trimmed === '' ? raw : trimmed;
+    const written =
+      trimmed === '' || (!existsSync(resolve(trimmed, cwd)) && existsSync(resolve(raw, cwd))) ? raw : trimmed;
     const absolute = resolve(written, cwd);
     if (existsSync(absolute)) {
       if (!found.has(absolute)) found.set(absolute, { written, path: absolute });
