@@ -5,7 +5,7 @@
  * that hangs is cut at its timeout; a huge or malformed answer is ignored with a warning; an untrusted
  * folder's `.massgen/hooks/` does not run.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +28,11 @@ const fake = useFakeServer();
 afterEach(removeTempDirs);
 
 const sandbox = sandboxSupport(process.env.PATH);
+// CI runs as root; the sandboxed hook must hold for an ordinary user too (`nobody` through setpriv).
+const asRoot = process.getuid?.() === 0;
+const nobodyCanRun =
+  asRoot &&
+  spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'true']).status === 0;
 const noSandbox = sandbox.ok ? '' : ` (skipped: ${sandbox.reason})`;
 
 const toolResults = (body: FakeChatRequestBody) =>
@@ -263,4 +268,68 @@ describe('hooks through the CLI', () => {
     expect(trusted.code).toBe(0);
     expect(fs.existsSync(path.join(cwd, 'HOOK-RAN'))).toBe(true);
   });
+
+  it('UserPromptSubmit refuses a question before any request (exit 1), or adds context to it', async () => {
+    const cwd = makeWorkdir();
+    fake.server.setHandler(scriptedCalls([]));
+    const gate = hookScript(
+      cwd,
+      'ticket.mjs',
+      `const t = /TICKET-\\d+/.exec(e.prompt); if (!t) { process.stderr.write('name a ticket'); process.exit(2); } console.log('ticket ' + t[0] + ' is about the login page');`,
+    );
+    writeConfig(cwd, {
+      agents: [agent(fake.server.url)],
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: gate, sandbox: false }] }] },
+    });
+    const refused = await startCli(['--config', 'config.yaml', '--automation', 'Fix it.'], {
+      cwd,
+      timeoutMs: 90_000,
+    }).result;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'massgen: error: the question was refused by the hook hooks.UserPromptSubmit[0].hooks[0]: name a ticket',
+    );
+    expect(fake.server.requests).toHaveLength(0);
+
+    const allowed = await startCli(['--config', 'config.yaml', '--automation', 'Fix TICKET-7.'], {
+      cwd,
+      timeoutMs: 90_000,
+    }).result;
+    expect(allowed.code).toBe(0);
+    const first = fake.server.requests[0]!.body as FakeChatRequestBody;
+    const user = (first.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+    expect(user.join('\n')).toContain(
+      "Fix TICKET-7.\n\n[Added by the user's UserPromptSubmit hook]\nticket TICKET-7 is about the login page",
+    );
+  });
+
+  it.skipIf(!sandbox.ok || !nobodyCanRun)(
+    `as an unprivileged user, a sandboxed PreToolUse hook denies the call${sandbox.ok && nobodyCanRun ? '' : ' (skipped: needs root with setpriv, and the OS sandbox)'}`,
+    async () => {
+      const cwd = makeWorkdir();
+      fake.server.setHandler(
+        scriptedCalls([{ name: 'write_file', arguments: { path: 'x.txt', content: 'x' } }]),
+      );
+      const deny = hookScript(
+        cwd,
+        'deny.mjs',
+        `process.stderr.write('writes are reviewed: ' + e.tool_input.path + ' as uid ' + process.getuid()); process.exit(2);`,
+      );
+      writeConfig(cwd, {
+        agents: [agent(fake.server.url)],
+        hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: deny }] }] },
+      });
+      execFileSync('chown', ['-R', '65534:65534', cwd]);
+      const result = await startCli(['--config', 'config.yaml', '--automation', 'Write.'], {
+        cwd,
+        timeoutMs: 90_000,
+        user: { uid: 65534, gid: 65534 },
+      }).result;
+      expect(result.code).toBe(0);
+      expect(toolResults(lastRequest())[0]).toContain(
+        "blocked by the user's hook hooks.PreToolUse[0].hooks[0]: writes are reviewed: x.txt as uid 65534",
+      );
+      expect(fs.existsSync(path.join(cwd, '.massgen', 'workspaces', 'ws_a', 'x.txt'))).toBe(false);
+    },
+  );
 });
