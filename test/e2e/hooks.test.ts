@@ -25,6 +25,9 @@ import {
 } from './cli-harness.js';
 
 const fake = useFakeServer();
+/** `massgen --config config.yaml --automation …args` in `cwd`, to its end. */
+const automated = (cwd: string, ...args: string[]) =>
+  startCli(['--config', 'config.yaml', '--automation', ...args], { cwd, timeoutMs: 90_000 }).result;
 afterEach(removeTempDirs);
 
 const sandbox = sandboxSupport(process.env.PATH);
@@ -101,10 +104,7 @@ describe('hooks through the CLI', () => {
           PostToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: post }] }],
         },
       });
-      const result = await startCli(['--config', 'config.yaml', '--automation', 'Tidy up.'], {
-        cwd,
-        timeoutMs: 90_000,
-      }).result;
+      const result = await automated(cwd, 'Tidy up.');
       expect(result.stderr).not.toMatch(/warning.*hook/);
       expect(result.code).toBe(0);
 
@@ -172,10 +172,7 @@ describe('hooks through the CLI', () => {
           ],
         },
       });
-      const result = await startCli(['--config', 'config.yaml', '--automation', 'Write.'], {
-        cwd,
-        timeoutMs: 90_000,
-      }).result;
+      const result = await automated(cwd, 'Write.');
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(
         'hooks.PreToolUse[0].hooks[0] was stopped after its timeout of 1 s (set "timeout:" to give it longer); the call went on without it',
@@ -214,10 +211,7 @@ describe('hooks through the CLI', () => {
           ],
         },
       });
-      const result = await startCli(['--config', 'config.yaml', '--automation', 'Write.'], {
-        cwd,
-        timeoutMs: 90_000,
-      }).result;
+      const result = await automated(cwd, 'Write.');
       expect(result.code).toBe(0);
       expect(result.stderr).toMatch(
         /hooks\.PreToolUse\[0\]\.hooks\[0\] printed 100\d{4} bytes; an answer may be at most 65536: ignored/,
@@ -251,20 +245,14 @@ describe('hooks through the CLI', () => {
     fake.server.setHandler(
       scriptedCalls([{ name: 'write_file', arguments: { path: 'c.txt', content: 'z' } }]),
     );
-    const untrusted = await startCli(['--config', 'config.yaml', '--automation', 'Write.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const untrusted = await automated(cwd, 'Write.');
     expect(untrusted.code).toBe(0);
     expect(untrusted.stderr).toContain(
       'not running the hooks of .massgen/hooks/ (guard.json): this folder is not trusted',
     );
     expect(fs.existsSync(path.join(cwd, 'HOOK-RAN'))).toBe(false);
 
-    const trusted = await startCli(['--config', 'config.yaml', '--automation', '--trust-project', 'Write.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const trusted = await automated(cwd, '--trust-project', 'Write.');
     expect(trusted.code).toBe(0);
     expect(fs.existsSync(path.join(cwd, 'HOOK-RAN'))).toBe(true);
   });
@@ -281,20 +269,14 @@ describe('hooks through the CLI', () => {
       agents: [agent(fake.server.url)],
       hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: gate, sandbox: false }] }] },
     });
-    const refused = await startCli(['--config', 'config.yaml', '--automation', 'Fix it.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const refused = await automated(cwd, 'Fix it.');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       'massgen: error: the question was refused by the hook hooks.UserPromptSubmit[0].hooks[0]: name a ticket',
     );
     expect(fake.server.requests).toHaveLength(0);
 
-    const allowed = await startCli(['--config', 'config.yaml', '--automation', 'Fix TICKET-7.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const allowed = await automated(cwd, 'Fix TICKET-7.');
     expect(allowed.code).toBe(0);
     const first = fake.server.requests[0]!.body as FakeChatRequestBody;
     const user = (first.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));

@@ -23,6 +23,9 @@ import {
 } from './cli-harness.js';
 
 const fake = useFakeServer();
+/** `massgen --config config.yaml --automation …args` in `cwd`, to its end. */
+const automated = (cwd: string, ...args: string[]) =>
+  startCli(['--config', 'config.yaml', '--automation', ...args], { cwd, timeoutMs: 90_000 }).result;
 afterEach(removeTempDirs);
 
 const agent = (url: string) =>
@@ -46,10 +49,7 @@ describe('project instructions', () => {
       agents: [agent(fake.server.url)],
       orchestrator: { context_paths: [{ path: 'docs' }] },
     });
-    const result = await startCli(['--config', 'config.yaml', '--automation', 'Hello.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const result = await automated(cwd, 'Hello.');
     expect(result.code).toBe(0);
     const system = firstSystem();
     expect(system).toMatch(
@@ -66,10 +66,7 @@ describe('project instructions', () => {
     fs.writeFileSync(path.join(cwd, 'AGENTS.md'), 'Use tabs.\n');
     fake.server.setHandler(scriptedCalls([]));
     writeConfig(cwd, { agents: [agent(fake.server.url)], project_instructions: false });
-    const result = await startCli(['--config', 'config.yaml', '--automation', 'Hello.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const result = await automated(cwd, 'Hello.');
     expect(result.code).toBe(0);
     expect(firstSystem()).not.toContain('Use tabs.');
   });
@@ -79,10 +76,7 @@ describe('@path in a question', () => {
   it('@missing.txt fails before any request, naming it', async () => {
     const cwd = makeWorkdir();
     writeConfig(cwd, { agents: [agent(fake.server.url)] });
-    const result = await startCli(['--config', 'config.yaml', '--automation', 'review @missing.txt please'], {
-      cwd,
-      timeoutMs: 60_000,
-    }).result;
+    const result = await automated(cwd, 'review @missing.txt please');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       `massgen: error: @missing.txt: no such file or folder (looked for ${path.join(cwd, 'missing.txt')})`,
@@ -106,10 +100,7 @@ describe('@path in a question', () => {
     );
     writeConfig(cwd, { agents: [agent(fake.server.url)] });
     const question = 'Mail bob@example.com about @src/app.ts, and see @elsewhere/.';
-    const result = await startCli(['--config', 'config.yaml', '--automation', question], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const result = await automated(cwd, question);
     expect(result.code).toBe(0);
     const results = toolResults(fake.server.requests.at(-1)!.body as FakeChatRequestBody);
     expect(results[0]).toContain('export const answer = 42;');
@@ -127,10 +118,7 @@ describe('@path in a question', () => {
       agents: [agent(fake.server.url)],
       orchestrator: { context_paths: [{ path: 'src/app.ts' }, { path: 'elsewhere/' }] },
     });
-    const configured = await startCli(['--config', 'config.yaml', '--automation', 'Hello.'], {
-      cwd,
-      timeoutMs: 90_000,
-    }).result;
+    const configured = await automated(cwd, 'Hello.');
     expect(configured.code).toBe(0);
     expect(contextLines(withAt)).toBeDefined();
     expect(contextLines(withAt)).toBe(contextLines(firstSystem()));
