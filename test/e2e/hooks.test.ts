@@ -14,6 +14,7 @@ import type { LedgerEntry } from '../../src/logging/permission-ledger.js';
 import { sandboxSupport } from '../../src/tools/execute-command/index.js';
 import {
   agentEntry,
+  automated,
   logDirs,
   makeWorkdir,
   persona,
@@ -25,9 +26,6 @@ import {
 } from './cli-harness.js';
 
 const fake = useFakeServer();
-/** `massgen --config config.yaml --automation …args` in `cwd`, to its end. */
-const automated = (cwd: string, ...args: string[]) =>
-  startCli(['--config', 'config.yaml', '--automation', ...args], { cwd, timeoutMs: 90_000 }).result;
 afterEach(removeTempDirs);
 
 const sandbox = sandboxSupport(process.env.PATH);

@@ -12,20 +12,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeChatRequestBody } from '../../src/testing/fake-openai-server.js';
 import {
   agentEntry,
+  automated,
   makeWorkdir,
   persona,
   removeTempDirs,
   scriptedCalls,
-  startCli,
   systemText,
   useFakeServer,
   writeConfig,
 } from './cli-harness.js';
 
 const fake = useFakeServer();
-/** `massgen --config config.yaml --automation …args` in `cwd`, to its end. */
-const automated = (cwd: string, ...args: string[]) =>
-  startCli(['--config', 'config.yaml', '--automation', ...args], { cwd, timeoutMs: 90_000 }).result;
 afterEach(removeTempDirs);
 
 const agent = (url: string) =>
