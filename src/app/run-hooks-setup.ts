@@ -15,8 +15,8 @@ import type { ToolHooks } from '../types/tool.js';
 export interface StartedRunHooks {
   toolHooks: ToolHooks | undefined;
   warnings: RunWarning[];
-  /** The question with what `UserPromptSubmit` added, when it added something. */
-  question?: string;
+  /** The question (as the run sends it) with what `UserPromptSubmit` added, marked as the hook's. */
+  withContext(question: string): string;
   /** Runs the `Stop` hooks with the run's outcome; their warnings. */
   stopped(finished: Extract<RunEvent, { type: 'run.finished' }> | null): Promise<string[]>;
   close(): void;
@@ -63,11 +63,10 @@ export async function startRunHooks(
   return {
     toolHooks: hooks.toolHooks,
     warnings,
-    ...(submitted.context === undefined
-      ? {}
-      : {
-          question: `${options.question}\n\n[Added by the user's UserPromptSubmit hook]\n${submitted.context}`,
-        }),
+    withContext: (question) =>
+      submitted.context === undefined
+        ? question
+        : `${question}\n\n[Added by the user's UserPromptSubmit hook]\n${submitted.context}`,
     stopped: (finished) =>
       hooks.stopped(
         {

@@ -14,6 +14,7 @@ import {
   type RunStream,
   type StepRequest,
 } from '../coordination/index.js';
+import { withAllConfigProblems } from './all-config-problems.js';
 import { dotEnvFiles } from '../config/config-discovery.js';
 import { startRunHooks } from './run-hooks-setup.js';
 import { findAtPaths } from '../project-instructions/index.js';
@@ -41,6 +42,7 @@ import type { ReviewSource } from '../workspace/index.js';
 import { isolationResult, ReviewDesk, type ReviewChoice, type ReviewMode } from './review-desk.js';
 import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
 import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
+import { backendNotices } from './backend-notices.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import type { RunSkills } from './agent-skills.js';
 import { configUsesSkills, loadToolFeatures } from './tool-features.js';
@@ -55,7 +57,7 @@ import { withUntrustedHint } from './config-relative.js';
 import { coordinationSettings, loadEvalCriteria } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 import { loadRunAttachments, mediaWarnings } from './run-attachments.js';
-import { questionWithAttachments, type AttachmentInput } from '../media/index.js';
+import type { AttachmentInput } from '../media/attachments.js';
 import {
   harvestMemoryFolder,
   memoryFilesWarnings,
@@ -217,13 +219,17 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   const projectTrusted = options.projectTrusted !== false;
+  let resolved: MassGenConfig;
+  try {
+    resolved = resolveConfig(options, env, cwd);
+  } catch (error) {
+    throw typeof options.config === 'string'
+      ? await withAllConfigProblems(error, options.config, { cwd, env })
+      : error;
+  }
   // `@path` in the question: attached read-only, like any extra context path (docs/hooks.md).
   const atPaths = options.atPaths ? findAtPaths(options.question, cwd).map((p) => ({ path: p.path })) : [];
-  const config = withExtraContextPaths(
-    resolveConfig(options, env, cwd),
-    [...(options.contextPaths ?? []), ...atPaths],
-    cwd,
-  );
+  const config = withExtraContextPaths(resolved, [...(options.contextPaths ?? []), ...atPaths], cwd);
   const evalCriteria =
     options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
   // Tool paths in a config file are relative to the file, like every other path in it.
@@ -233,6 +239,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const contextPaths = checkWorkspaceConfig(config, baseDir, { projectDir: cwd, notes: pathNotes });
   // Attachments are read (and downloaded) before any model is: a bad file fails the run at once.
   const attached = await loadRunAttachments(config, options.attachments ?? [], {
+    question: options.question,
     baseDir,
     cwd,
     notes: pathNotes,
@@ -321,7 +328,12 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
-      warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
+      warnings = [
+        ...backendNotices(config),
+        ...warnings,
+        ...pythonAgents.warnings,
+        ...harnessWarnings(config, env),
+      ];
       const features = await loadToolFeatures(config, skills);
       agents = buildAgentSpecs(config, env, {
         features,
@@ -444,15 +456,12 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     if (started) throw new Error('a prepared run can only be streamed once');
     started = true;
     const { controller, dispose } = linkedAbortController(options.signal);
-    const events = orchestrator.run(
-      questionWithAttachments(hooks?.question ?? options.question, attached.texts),
-      {
-        signal: controller.signal,
-        ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
-        ...(options.history ? { history: options.history } : {}),
-        ...(options.step ? { step: options.step } : {}),
-      },
-    );
+    const events = orchestrator.run(hooks ? hooks.withContext(attached.question) : attached.question, {
+      signal: controller.signal,
+      ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
+      ...(options.history ? { history: options.history } : {}),
+      ...(options.step ? { step: options.step } : {}),
+    });
     live = events;
     let finished: Extract<RunEvent, { type: 'run.finished' }> | null = null;
     const record = (event: RunEvent) => {

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { AgentState, AnswerRecord } from '../../../src/types/run-state.js';
-import { usd, votesText } from '../answers.js';
+import { formatAgentsCost } from '../../../src/util/cost-text.js';
+import { votesText } from '../answers.js';
 import type { AgentStream, TurnView } from '../run-view.js';
 import { AnswerVersions } from './answer-versions.js';
 import { MarkdownBlock } from './markdown-block.js';
@@ -37,7 +38,8 @@ export function AgentPanel({
   return (
     <section aria-label={agent.agentId} className={`panel status-${agent.status}${winner ? ' winner' : ''}`}>
       <header>
-        <h3>{agent.agentId}</h3>
+        {/* A section of the run page, as the final answer is: the level under the question's h1. */}
+        <h2>{agent.agentId}</h2>
         <span className="muted">
           {agent.anonymousId} · {agent.backendType}/{agent.model}
         </span>
@@ -73,7 +75,7 @@ export function AgentPanel({
       <p className="meta muted usage-line">
         {tokens.toLocaleString('en')} tokens ({agent.usage.inputTokens.toLocaleString('en')} in ·{' '}
         {agent.usage.outputTokens.toLocaleString('en')} out)
-        {agent.priced ? ` · ${usd(agent.costUsd)}` : agent.costUsd > 0 ? ` · ${usd(agent.costUsd)}+` : ''}
+        {` · ${formatAgentsCost([agent])}`}
       </p>
       {open && latest ? (
         <AnswerVersions agentId={agent.agentId} versions={versions} id={versionsId} />
