@@ -17,6 +17,8 @@ const folders = [
   'memory',
   'skills',
   'compression',
+  'hooks',
+  'project-instructions',
   'app',
   'batch',
   'queue',
@@ -141,6 +143,10 @@ export default tseslint.config(
   layer('skills', ['types', 'util', 'tools', 'config', 'capability']),
   // Context that never overflows: summaries of older steps, large tool results to files (docs/compression.md).
   layer('compression', ['types', 'util', 'config']),
+  // The user's hooks around tool calls, run in the command tool's OS sandbox (docs/hooks.md).
+  layer('hooks', ['types', 'util', 'tools', 'config']),
+  // AGENTS.md / CLAUDE.md for the agents, and `@path` in a question (docs/hooks.md).
+  layer('project-instructions', ['types', 'util', 'tools', 'config']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above),
   // and of each capability only its descriptor.
   layer('app', folders.slice(0, folders.indexOf('app')), { also: descriptorsOnly }),

@@ -19,6 +19,8 @@ import { builtInCapabilities } from './capabilities.js';
 import { loadEvalCriteria } from './coordination-settings.js';
 import { withExtraContextPaths } from './extra-context-paths.js';
 import { backendNotices } from './backend-notices.js';
+import { findAtPaths } from '../project-instructions/index.js';
+import { withProjectInstructions } from './project-instructions-setup.js';
 import { harnessWarnings } from './harness-checks.js';
 import type { MassGenOptions } from './massgen-options.js';
 import { mediaWarnings } from './run-attachments.js';
@@ -52,7 +54,13 @@ function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenC
 export function runBase(options: MassGenOptions): RunBase {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
-  const config = withExtraContextPaths(resolveConfig(options, env, cwd), options.contextPaths, cwd);
+  // `@path` in the question: attached read-only, like any extra context path (docs/hooks.md).
+  const atPaths = options.atPaths ? findAtPaths(options.question, cwd).map((p) => ({ path: p.path })) : [];
+  const config = withExtraContextPaths(
+    resolveConfig(options, env, cwd),
+    [...(options.contextPaths ?? []), ...atPaths],
+    cwd,
+  );
   const evalCriteria =
     options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
   // Tool paths in a config file are relative to the file, like every other path in it.
@@ -170,6 +178,8 @@ export async function assembleRun(
         ...mediaWarnings(run.attached.media, agents, { config, env }),
       ];
     }
+    if (config.project_instructions)
+      agents = withProjectInstructions(agents, [cwd, ...base.contextPaths.map((c) => c.path)], workspaces);
     return {
       agents,
       // MassGen keys the config used that massgen handles differently or not at all: said at run start.

@@ -61,6 +61,11 @@ export interface MassGenOptions {
   allowPrivateUrls?: boolean;
   /** Folders or files added to the config's `orchestrator.context_paths` (relative to `cwd`). */
   contextPaths?: readonly ExtraContextPath[];
+  /**
+   * Attach each `@path` of the question read-only as a context path (the CLI's one-question runs; the
+   * rule is in docs/hooks.md). A `@path` that looks like a path but does not exist is a `ConfigError`.
+   */
+  atPaths?: boolean;
   /** Step mode: one agent's one action against a recorded session, instead of a whole run (docs/step-mode.md). */
   step?: StepRequest;
   /** Write `.massgen/massgen_logs/…` (default: the config's `ui.logging_enabled`). */

@@ -8,6 +8,8 @@ import { assembleRun, runBase, type AssembledRun, type RunBase } from './assembl
 import { coordinationSettings } from './coordination-settings.js';
 import type { MassGenOptions, PreparedRun } from './massgen-options.js';
 import { withAllConfigProblems } from './all-config-problems.js';
+import { dotEnvFiles } from '../config/config-discovery.js';
+import { startRunHooks } from './run-hooks-setup.js';
 import { ReviewDesk } from './review-desk.js';
 import { loadRunAttachments } from './run-attachments.js';
 import { streamRun } from './run-stream.js';
@@ -47,6 +49,20 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const reviews = new ReviewDesk(options.review ?? 'apply');
   const scrubber = runScrubber(config, env);
   const run = await assembleRun(base, options, { attached, reviewer: reviews.reviewer, scrubber });
+  // Hooks (docs/hooks.md): UserPromptSubmit runs now, before any request, and may refuse the question.
+  const hooks = await startRunHooks(config, {
+    cwd,
+    env,
+    projectTrusted: base.projectTrusted,
+    envFiles: options.envFiles ?? dotEnvFiles({ cwd, ...(options.env ? { env: options.env } : {}) }),
+    question: options.question,
+    ...(options.signal ? { signal: options.signal } : {}),
+  }).catch(async (error: unknown) => {
+    await run.close();
+    await run.workspaces?.dispose().catch(() => undefined);
+    throw error;
+  });
+  const warnings = [...run.warnings, ...(hooks?.warnings ?? [])];
   const desk = new ToolApprovalDesk();
   // Rules a capability asks first (`memory.save: ask` with someone to ask) make one more `ask`.
   const rules = run.parts.flatMap((part) => (part.rules ? [part.rules] : []));
@@ -70,8 +86,9 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
     ...(toolPolicy ? { toolPolicy } : {}),
+    ...(hooks?.toolHooks ? { toolHooks: hooks.toolHooks } : {}),
     ...(run.workspaces ? { workspaces: run.workspaces } : {}),
-    ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
     scrubber,
   });
   const writer =
@@ -95,6 +112,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       options,
       attached,
       run,
+      hooks,
       writer,
       started: (events) => (live = events),
       ended: resolveResult,

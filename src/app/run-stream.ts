@@ -3,6 +3,7 @@ import type { CapabilityParts, RunEnd } from '../capability/index.js';
 import type { Orchestrator, RunStream } from '../coordination/index.js';
 import type { RunLogWriter } from '../logging/index.js';
 import type { RunAttachments } from './run-attachments.js';
+import type { StartedRunHooks } from './run-hooks-setup.js';
 import { CancelledError, describeError } from '../types/errors.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { notRunResult, type RunResult } from '../types/run-result.js';
@@ -19,6 +20,8 @@ export interface StreamInputs {
   orchestrator: Orchestrator;
   options: MassGenOptions;
   attached: RunAttachments;
+  /** The user's hooks (docs/hooks.md): context for the question, `Stop` at the end. */
+  hooks?: StartedRunHooks | null;
   run: AssembledRun;
   writer: RunLogWriter | null;
   /** Handed the live stream once the run starts (for steering). */
@@ -35,12 +38,15 @@ export interface StreamInputs {
 export async function* streamRun(inputs: StreamInputs): AsyncGenerator<RunEvent, void, undefined> {
   const { options, attached, run, writer } = inputs;
   const { controller, dispose } = linkedAbortController(options.signal);
-  const events = inputs.orchestrator.run(attached.question, {
-    signal: controller.signal,
-    ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
-    ...(options.history ? { history: options.history } : {}),
-    ...(options.step ? { step: options.step } : {}),
-  });
+  const events = inputs.orchestrator.run(
+    inputs.hooks ? inputs.hooks.withContext(attached.question) : attached.question,
+    {
+      signal: controller.signal,
+      ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
+      ...(options.history ? { history: options.history } : {}),
+      ...(options.step ? { step: options.step } : {}),
+    },
+  );
   inputs.started(events);
   let finished: Finished | null = null;
   const record = (event: RunEvent) => {
@@ -66,7 +72,10 @@ export async function* streamRun(inputs: StreamInputs): AsyncGenerator<RunEvent,
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) record(next.value);
     }
     dispose();
-    inputs.ended(await endRun(options.question, run, writer, finished));
+    const hookWarnings = (await inputs.hooks?.stopped(finished)) ?? [];
+    inputs.hooks?.close();
+    const ended = await endRun(options.question, run, writer, finished);
+    inputs.ended(hookWarnings.length > 0 ? { ...ended, hookWarnings } : ended);
   }
 }
 

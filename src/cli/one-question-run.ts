@@ -61,6 +61,7 @@ export async function runOneQuestion(
       cwd: io.cwd,
       env,
       projectTrusted: trust === 'trusted',
+      atPaths: true,
       onDownloadProgress: progressBar,
       ...(options.attach ? { attachments: options.attach } : {}),
       ...(options.logs ? {} : { logging: false }),
@@ -118,6 +119,7 @@ export async function runOneQuestion(
     io.stdout(`Logs: ${result.logDir}\n`);
   const incomplete = incompleteLogsWarning(result);
   if (incomplete) io.stderr(inertText(incomplete));
+  for (const line of result.hookWarnings ?? []) io.stderr(inertText(`massgen: warning: ${line}\n`));
   printChanges(io, result, options.automation, recapChanges);
   for (const name of result.proposedSkills ?? [])
     io.stderr(

@@ -106,7 +106,8 @@ export async function gateProject(io: TrustGateIo, options: TrustGateOptions): P
     using('trusted');
     return 'trusted';
   }
-  const needed = projectConfig || project.envNames !== null;
+  // Hooks in `.massgen/hooks/` run commands: they need trust as much as a config does (docs/hooks.md).
+  const needed = projectConfig || project.envNames !== null || (project.hooks?.length ?? 0) > 0;
   if (!needed) return 'untrusted';
   if (options.trustFlag) {
     using('trusted for this run: --trust-project');
@@ -138,7 +139,8 @@ export async function gateProject(io: TrustGateIo, options: TrustGateOptions): P
     );
     return 'refused';
   }
-  io.stderr(`massgen: not loading ${ENV_FILE}: ${why(project)} — ${TRUST_HINT}\n`);
+  if (project.envNames !== null)
+    io.stderr(`massgen: not loading ${ENV_FILE}: ${why(project)} — ${TRUST_HINT}\n`);
   return 'untrusted';
 }
 

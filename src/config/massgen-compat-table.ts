@@ -168,6 +168,11 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     kind: 'automatic',
     note: "become the config's attachments: sent with the question to every agent whose model takes them (the whole team)",
   },
+  // Converted before the table applies (massgen-compat-hooks.ts); the row documents it.
+  'backend.hooks': {
+    kind: 'automatic',
+    note: "become the agent's hooks in Claude Code's format (handler → command); Python callables are left out (docs/hooks.md)",
+  },
   'backend.top_p': { kind: 'unsupported', note: 'top_p is not passed on; use temperature' },
   'backend.extra_body': {
     kind: 'unsupported',

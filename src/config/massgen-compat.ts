@@ -5,6 +5,7 @@ import { commandFiltersToRules, writeModeToContextPaths } from './massgen-compat
 import { skillsKeysToSkills } from './massgen-compat-skills.js';
 import { multimodalToolsToMediaTools } from './massgen-compat-media.js';
 import { uploadFilesToAttachments } from './massgen-compat-uploads.js';
+import { massgenHooksToClaude } from './massgen-compat-hooks.js';
 import { isRecord } from '../util/guards.js';
 
 /**
@@ -176,6 +177,7 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
     root.agents.forEach((a, i) => isRecord(a) && agents.push([a, ['agents', i]]));
   if (isRecord(root.agent)) agents.push([root.agent, ['agent']]);
   uploadFilesToAttachments(root, agents, notes);
+  massgenHooksToClaude(root, agents, notes);
   for (const [agent, path] of agents) {
     applyRules(agent, 'agent.', path, notes);
     const backend = agent.backend;

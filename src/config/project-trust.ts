@@ -12,9 +12,9 @@ import type { ConfigEnv } from './interpolate-env.js';
 export const PROJECT_ENV_FILE = '.env';
 
 /**
- * A project's hooks folder, relative to its folder. Nothing runs hooks yet; the folder is part of what
- * trusting a project records, so that hooks, once they exist, run only from a trusted folder (check
- * with {@link trustMatches}) and a changed hook asks again.
+ * A project's hooks folder (`*.json` in Claude Code's settings format, docs/hooks.md), relative to its
+ * folder. It is part of what trusting a project records: its hooks run only from a trusted folder, and
+ * a changed hook asks again.
  */
 export const PROJECT_HOOKS_DIR = path.join('.massgen', 'hooks');
 

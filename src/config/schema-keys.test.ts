@@ -66,6 +66,8 @@ describe('schemaTree', () => {
       'python',
       'adapters',
       'permissions',
+      'hooks',
+      'project_instructions',
       'skills',
       'memory',
       'tools',
@@ -77,6 +79,7 @@ describe('schemaTree', () => {
       'subtask',
       'permissions',
       'skills',
+      'hooks',
     ]);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');
     expect(keysAt(['orchestrator'])).toContain('max_steps_per_turn');

@@ -5,6 +5,7 @@ import { checklistCoordinationKeys, qualityOrchestratorKeys } from './quality-sc
 import { byteSizeSchema } from './byte-size.js';
 import { MemoryConfigSchema } from './memory-schema.js';
 import { PermissionRulesSchema, WriteModeSchema } from './permission-schema.js';
+import { HooksConfigSchema } from './hooks-schema.js';
 import { AgentSkillsSchema, SkillsConfigSchema } from './skills-schema.js';
 import { ComputerConfigSchema } from './computer-schema.js';
 import { BrowserConfigSchema } from './browser-schema.js';
@@ -282,6 +283,8 @@ export const AgentConfigSchema = z.strictObject({
   permissions: PermissionRulesSchema.optional(),
   /** This agent's own skills folders, besides the team's `skills:` (docs/skills.md). */
   skills: AgentSkillsSchema.optional(),
+  /** This agent's own hooks, run besides the team's `hooks:` (docs/hooks.md). */
+  hooks: HooksConfigSchema.optional(),
 });
 
 /** How agents use tools while they coordinate. */
@@ -398,6 +401,10 @@ const RawConfigSchema = z.strictObject({
   adapters: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), z.string().min(1)).default(() => ({})),
   /** Team-wide permission rules over tool calls, after each agent's own (docs/permissions.md). */
   permissions: PermissionRulesSchema.default(() => []),
+  /** Commands around tool calls and the run, in Claude Code's format (docs/hooks.md). */
+  hooks: HooksConfigSchema.optional(),
+  /** AGENTS.md / CLAUDE.md of the run's folder and each context path, given to agents with a workspace (docs/hooks.md). */
+  project_instructions: z.boolean().default(true),
   /** Agent Skills folders for every agent, or `{ paths, evolve, prompt_budget_chars }` (docs/skills.md). */
   skills: SkillsConfigSchema.optional(),
   /** What the team remembers across runs and sessions (docs/memory.md). */

@@ -7,7 +7,7 @@ import type {
   SteeringSource,
   SteerResult,
 } from '../types/steering-events.js';
-import type { ToolApprover, ToolPolicy } from '../types/tool.js';
+import type { ToolApprover, ToolHooks, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import { linkedAbortController } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
@@ -64,6 +64,8 @@ export interface CoordinationRunOptions {
   approver?: ToolApprover;
   /** The permission rules, asked before the approver (docs/permissions.md). */
   toolPolicy?: ToolPolicy;
+  /** The user's hooks around tool calls (docs/hooks.md). */
+  toolHooks?: ToolHooks;
   workspaces?: WorkspaceHooks;
   warnings?: readonly RunWarning[];
   scrubber?: SecretScrubber;
@@ -104,6 +106,7 @@ export class CoordinationRun implements LoopHost {
   turnPolicy: TurnPolicyPicker | undefined = undefined;
   readonly approver: ToolApprover | undefined;
   readonly toolPolicy: ToolPolicy | undefined;
+  readonly toolHooks: ToolHooks | undefined;
   readonly workspaces: WorkspaceHooks | undefined;
   private readonly warnings: readonly RunWarning[];
   private readonly scrubber: SecretScrubber | undefined;
@@ -153,6 +156,7 @@ export class CoordinationRun implements LoopHost {
     this.eventScrubber = options.scrubber ? new EventScrubber(options.scrubber) : undefined;
     this.approver = options.approver;
     this.toolPolicy = options.toolPolicy;
+    this.toolHooks = options.toolHooks;
     this.workspaces =
       this.step && options.workspaces ? stepWorkspaces(options.workspaces) : options.workspaces;
     const { controller, dispose } = linkedAbortController(options.signal);

@@ -7,7 +7,7 @@ import type {
   SteeringSource,
   SteerResult,
 } from '../types/steering-events.js';
-import type { ToolApprover, ToolPolicy } from '../types/tool.js';
+import type { ToolApprover, ToolHooks, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { CoordinationRun } from './coordination-run.js';
@@ -36,6 +36,8 @@ export interface OrchestratorOptions {
    * before `approveToolCall`); every decision is emitted as `tool.permission.decided`.
    */
   toolPolicy?: ToolPolicy;
+  /** The user's hooks around tool calls (docs/hooks.md): PreToolUse before the rules, PostToolUse after. */
+  toolHooks?: ToolHooks;
   /** The agents' workspaces: snapshots on each answer, peers' files shown with the answers. */
   workspaces?: WorkspaceHooks;
   /** Emitted as `run.warning` events right after `run.started` (e.g. config keys that are not supported). */
@@ -85,6 +87,7 @@ export class Orchestrator {
   private readonly clock: Clock;
   private readonly approver: ToolApprover | undefined;
   private readonly toolPolicy: ToolPolicy | undefined;
+  private readonly toolHooks: ToolHooks | undefined;
   private readonly workspaces: WorkspaceHooks | undefined;
   private readonly warnings: readonly RunWarning[];
   private readonly scrubber: SecretScrubber | undefined;
@@ -102,6 +105,7 @@ export class Orchestrator {
     this.clock = options.clock ?? systemClock;
     this.approver = options.approveToolCall;
     this.toolPolicy = options.toolPolicy;
+    this.toolHooks = options.toolHooks;
     this.workspaces = options.workspaces;
     this.warnings = options.warnings ?? [];
     this.scrubber = options.scrubber;
@@ -138,6 +142,7 @@ export class Orchestrator {
       signal: options.signal,
       ...(this.approver ? { approver: this.approver } : {}),
       ...(this.toolPolicy ? { toolPolicy: this.toolPolicy } : {}),
+      ...(this.toolHooks ? { toolHooks: this.toolHooks } : {}),
       ...(this.workspaces ? { workspaces: this.workspaces } : {}),
       warnings: this.warnings,
       ...(this.scrubber ? { scrubber: this.scrubber } : {}),

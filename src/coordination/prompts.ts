@@ -185,6 +185,10 @@ export const enforcement = {
     `PLANNING MODE: ${name} was not executed. The call is recorded as part of your plan; describe it in your answer, and the final presenter will carry it out.`,
   deniedCall: (name: string, reason: string | undefined) =>
     `The call to ${name} was not approved${reason ? `: ${reason}` : ''}. Do not retry it unchanged; continue without it or try another approach.`,
+  hookDenied: (name: string, hook: string | undefined, reason: string | undefined) =>
+    `The call to ${name} was blocked by the user's hook ${hook ?? ''}${reason ? `: ${reason}` : ''}. Do not retry it unchanged; continue without it or try another approach.`,
+  /** What a hook added for the model (docs/hooks.md): the user's own check, quoted, not the tool's output. */
+  hookContext: (text: string) => `[Added by the user's hook, not by the tool]\n${text}`,
 };
 
 /** The tool the planning-mode analysis asks a model to call. */

@@ -1,7 +1,7 @@
 import type { MediaPart } from '../types/media.js';
 import type { MediaForAgent } from './media-filter.js';
 import type { Phase, RunEventInput } from '../types/events.js';
-import type { ToolApprover, ToolPolicy } from '../types/tool.js';
+import type { ToolApprover, ToolHooks, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { CoordinationState } from './coordination-state.js';
@@ -25,6 +25,10 @@ export interface RunContext {
   readonly approver: ToolApprover | undefined;
   /** The permission rules (docs/permissions.md); undefined: only the approver decides. */
   readonly toolPolicy?: ToolPolicy | undefined;
+  /** The user's PreToolUse/PostToolUse hooks (docs/hooks.md); undefined: none. */
+  readonly toolHooks?: ToolHooks | undefined;
+  /** The run's id (the hooks' `session_id`). */
+  readonly runId: string;
   /** The agents' workspaces; undefined when no agent has one. */
   readonly workspaces: WorkspaceHooks | undefined;
   /** Emits an event (secrets scrubbed from every string in it). */

@@ -2,7 +2,13 @@ import type { ChatMessage, ToolCall } from '../types/messages.js';
 import { mediaRef, type MediaPart } from '../types/media.js';
 import type { Phase } from '../types/events.js';
 import type { DecisionSource, PermissionRuleRef } from '../types/permission-events.js';
-import type { ToolApprovalDecision, ToolApprover, ToolPolicy, ToolRegistry } from '../types/tool.js';
+import type {
+  PreToolHookOutcome,
+  ToolApprovalDecision,
+  ToolApprover,
+  ToolPolicy,
+  ToolRegistry,
+} from '../types/tool.js';
 import { describeError } from '../types/errors.js';
 import type { RunContext } from './run-context.js';
 import { enforcement } from './prompts.js';
@@ -28,8 +34,9 @@ export async function executeToolCalls(
 ): Promise<ChatMessage[]> {
   const { agentId, phase, registry, offered, signal } = site;
   const messages: ChatMessage[] = [];
-  for (const call of calls) {
+  for (const asked of calls) {
     if (signal.aborted) throw signal.reason;
+    let call = asked;
     ctx.emit({
       type: 'tool.call.started',
       agentId,
@@ -51,9 +58,12 @@ export async function executeToolCalls(
       content = enforcement.deferredCall(call.name);
       deferred = true;
     } else {
-      const denial = ctx.toolPolicy
-        ? await decideCall(ctx, ctx.toolPolicy, site, call)
-        : await askApproval(ctx, site, call);
+      const hooked = ctx.toolHooks ? await preToolHooks(ctx, site, call) : null;
+      if (hooked?.updatedInput) call = { ...call, arguments: hooked.updatedInput };
+      const denial =
+        ctx.toolPolicy || hooked?.decision || hooked?.updatedInput
+          ? await decideCall(ctx, ctx.toolPolicy, site, call, hooked)
+          : await askApproval(ctx, site, call);
       if (denial !== null) {
         content = denial;
         isError = true;
@@ -69,7 +79,17 @@ export async function executeToolCalls(
           content = `Tool ${call.name} failed: ${describeError(error)}`;
           isError = true;
         }
+        if (ctx.toolHooks) {
+          const after = await ctx.toolHooks.postToolUse(
+            { ...hookRequest(ctx, agentId, phase, call), result: ctx.scrub(content), isError },
+            signal,
+          );
+          if (signal.aborted) throw signal.reason;
+          warnHooks(ctx, after.warnings);
+          if (after.additionalContext) content += `\n\n${enforcement.hookContext(after.additionalContext)}`;
+        }
       }
+      if (hooked?.additionalContext) content += `\n\n${enforcement.hookContext(hooked.additionalContext)}`;
     }
     // A tool may echo a secret (an env dump, a config file): the model must never read it.
     content = ctx.scrub(content);
@@ -144,21 +164,49 @@ async function holdForApproval(
 
 /** Why a held call is denied when the run has no approver at all. */
 const NOBODY_TO_ASK = 'a permission rule asks for approval, but nobody can answer in this run';
+const NOBODY_TO_ASK_HOOK = "the user's hook asks for approval, but nobody can answer in this run";
+
+const hookRequest = (ctx: RunContext, agentId: string, phase: Phase, call: ToolCall) => ({
+  runId: ctx.runId,
+  agentId,
+  phase,
+  callId: call.id,
+  toolName: call.name,
+  arguments: call.arguments,
+});
+
+/** Each hook that failed is a warning of the run; the call goes on as if it had not been there. */
+function warnHooks(ctx: RunContext, warnings: readonly string[]): void {
+  for (const message of warnings)
+    ctx.emit({ type: 'run.warning', code: 'hook_failed', message, key: 'hooks' });
+}
+
+async function preToolHooks(ctx: RunContext, site: CallSite, call: ToolCall): Promise<PreToolHookOutcome> {
+  const { agentId, phase, signal } = site;
+  const outcome = await ctx.toolHooks!.preToolUse(hookRequest(ctx, agentId, phase, call), signal);
+  if (signal.aborted) throw signal.reason;
+  warnHooks(ctx, outcome.warnings);
+  return outcome;
+}
 
 /**
- * The permission engine's order (docs/permissions.md): the fixed checks (the command deny-list, the
- * path checks) first, then the permission rules — `allow` runs, `deny` refuses naming the rule, `ask`
- * holds the call for the approver — and for a call no rule matched the run's usual behaviour. Every
- * decision is emitted as `tool.permission.decided`. Returns null when the call may run, else the
- * tool-error text for the model.
+ * The permission engine's order (docs/permissions.md, docs/hooks.md): a PreToolUse hook's `deny`
+ * first, then the fixed checks (the command deny-list, the path checks), then the permission rules —
+ * `deny` refuses naming the rule; a hook's `allow` runs the call, a hook's `ask` holds it; a rule's
+ * `allow` runs, its `ask` holds the call for the approver — and for a call nothing decided the run's
+ * usual behaviour. Every decision is emitted as `tool.permission.decided`. Returns null when the call
+ * may run, else the tool-error text for the model.
  */
 async function decideCall(
   ctx: RunContext,
-  policy: ToolPolicy,
+  policy: ToolPolicy | undefined,
   site: CallSite,
   call: ToolCall,
+  hooked: PreToolHookOutcome | null,
 ): Promise<string | null> {
   const { agentId, phase, registry, signal } = site;
+  // A hook that rewrote the input is named on every decision about the rewritten call.
+  const hook = hooked?.hook === undefined ? {} : { hook: hooked.hook };
   const decided = (
     decision: 'allow' | 'deny',
     by: DecisionSource,
@@ -173,32 +221,44 @@ async function decideCall(
       arguments: call.arguments,
       decision,
       by,
+      ...hook,
       ...extra,
     });
+  if (hooked?.decision === 'deny') {
+    decided('deny', 'hook', hooked.reason === undefined ? {} : { reason: hooked.reason });
+    return enforcement.hookDenied(call.name, hooked.hook, hooked.reason);
+  }
   const refusal = await registry.precheck?.(call, { agentId, phase, signal });
   if (signal.aborted) throw signal.reason;
   if (refusal) {
     decided('deny', 'guard', { reason: refusal });
     return refusal;
   }
-  const verdict = await policy.evaluate({ agentId, phase, toolName: call.name, arguments: call.arguments });
+  const verdict = policy
+    ? await policy.evaluate({ agentId, phase, toolName: call.name, arguments: call.arguments })
+    : null;
   if (signal.aborted) throw signal.reason;
-  if (verdict?.decision === 'allow') {
-    decided('allow', 'rule', { rule: verdict.rule });
-    return null;
-  }
   if (verdict?.decision === 'deny') {
     decided('deny', 'rule', { rule: verdict.rule, reason: verdict.message });
     return verdict.message;
   }
-  if (verdict === null && policy.unmatched === 'allow') {
+  if (hooked?.decision === 'allow') {
+    decided('allow', 'hook', hooked.reason === undefined ? {} : { reason: hooked.reason });
+    return null;
+  }
+  if (hooked?.decision !== 'ask' && verdict?.decision === 'allow') {
+    decided('allow', 'rule', { rule: verdict.rule });
+    return null;
+  }
+  if (hooked?.decision !== 'ask' && verdict === null && policy?.unmatched !== 'ask') {
     decided('allow', 'default');
     return null;
   }
   const rule = verdict?.rule;
   if (!ctx.approver) {
-    decided('deny', 'none', { ...(rule ? { rule } : {}), reason: NOBODY_TO_ASK });
-    return enforcement.deniedCall(call.name, NOBODY_TO_ASK);
+    const why = hooked?.decision === 'ask' ? NOBODY_TO_ASK_HOOK : NOBODY_TO_ASK;
+    decided('deny', 'none', { ...(rule ? { rule } : {}), reason: why });
+    return enforcement.deniedCall(call.name, why);
   }
   const decision = await holdForApproval(ctx, site, call, { approver: ctx.approver, rule });
   decided(decision.approved ? 'allow' : 'deny', decision.by ?? 'caller', {

@@ -23,6 +23,8 @@ export interface LedgerEntry {
   decision: 'allow' | 'deny';
   by: string;
   rule: { label: string; index: number; scope: string; action: string; text: string } | null;
+  /** The hook that decided or changed the input (docs/hooks.md). */
+  hook: string | null;
   reason: string | null;
 }
 
@@ -39,6 +41,7 @@ export function ledgerEntry(event: Decided): LedgerEntry {
     decision: event.decision,
     by: event.by,
     rule: event.rule ?? null,
+    hook: event.hook ?? null,
     reason: event.reason ?? null,
   };
 }

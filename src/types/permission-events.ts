@@ -29,13 +29,14 @@ export const PermissionRuleRefSchema = z.object({
 export type PermissionRuleRef = z.infer<typeof PermissionRuleRefSchema>;
 
 /**
- * Who decided: a permission `rule`, the fixed `guard` (the command deny-list, the path checks), the
+ * Who decided: a permission `rule`, a PreToolUse `hook` (docs/hooks.md), the fixed `guard` (the command deny-list, the path checks), the
  * `default` (no rule matched and calls run without asking), a person at the `terminal`, in the `web`
  * UI or through the `file` handshake, the `timeout` of an unanswered question, the library `caller`,
  * or `none` (nobody could be asked).
  */
 export const DecisionSourceSchema = z.enum([
   'rule',
+  'hook',
   'guard',
   'default',
   'terminal',
@@ -60,6 +61,8 @@ export const ToolPermissionDecidedSchema = z.object({
   by: DecisionSourceSchema,
   /** The rule that matched, when one did. */
   rule: PermissionRuleRefSchema.optional(),
+  /** The hook that decided or changed the call's input (`hooks.PreToolUse[0].hooks[0]`), when one did. */
+  hook: z.string().optional(),
   reason: z.string().optional(),
 });
 

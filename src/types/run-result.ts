@@ -37,6 +37,8 @@ export interface RunResult {
    * for a full disk). The run itself is as `status` says; `answerFile` is null when it was not written.
    */
   logWriteError?: ErrorInfo;
+  /** What the `Stop` hooks said after the run (a failure, a request to go on): one line each (docs/hooks.md). */
+  hookWarnings?: string[];
 }
 
 /** What became of the winner's changes to one isolated context path (docs/permissions.md). */

@@ -117,3 +117,50 @@ export interface ToolPolicy {
   /** A call no rule matched: runs at once (`allow`) or waits for the approver (`ask`). */
   readonly unmatched: 'allow' | 'ask';
 }
+
+/** A tool call as the run's hooks (docs/hooks.md) see it. */
+export interface ToolHookRequest {
+  /** The run's id: the hooks' `session_id`. */
+  runId: string;
+  agentId: string;
+  phase: Phase;
+  callId: string;
+  toolName: string;
+  arguments: unknown;
+}
+
+/** What the PreToolUse hooks said about one call, all of them together. */
+export interface PreToolHookOutcome {
+  /**
+   * `deny` refuses the call (the model reads `reason`); `ask` holds it for the approver; `allow` skips
+   * the approver — the fixed checks and `deny` rules still refuse it. Null: no hook decided.
+   */
+  decision: 'allow' | 'ask' | 'deny' | null;
+  reason?: string;
+  /** The hook that decided (`hooks.PreToolUse[0].hooks[1]`), or that changed the input. */
+  hook?: string;
+  /** The call's arguments as a hook rewrote them: the call runs (and is checked) with these. */
+  updatedInput?: Record<string, unknown>;
+  /** Told to the model with the call's result. */
+  additionalContext?: string;
+  /** One line for each hook that failed, timed out or answered nonsense; the call goes on without it. */
+  warnings: readonly string[];
+}
+
+/** What the PostToolUse hooks added: context for the model, and warnings. */
+export interface PostToolHookOutcome {
+  additionalContext?: string;
+  warnings: readonly string[];
+}
+
+/**
+ * The run's tool hooks, asked around every ordinary tool call (docs/hooks.md): PreToolUse before the
+ * permission rules, PostToolUse after the call ran. Never throws; a failing hook is a warning.
+ */
+export interface ToolHooks {
+  preToolUse(request: ToolHookRequest, signal: AbortSignal): Promise<PreToolHookOutcome>;
+  postToolUse(
+    request: ToolHookRequest & { result: string; isError: boolean },
+    signal: AbortSignal,
+  ): Promise<PostToolHookOutcome>;
+}

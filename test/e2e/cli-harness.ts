@@ -155,6 +155,11 @@ export function startCli(args: readonly string[], options: CliOptions): RunningC
   };
 }
 
+/** `massgen --config config.yaml --automation …args` in `cwd`, to its end. */
+export function automated(cwd: string, ...args: string[]): Promise<CliResult> {
+  return startCli(['--config', 'config.yaml', '--automation', ...args], { cwd, timeoutMs: 90_000 }).result;
+}
+
 /** Runs the built CLI to completion. */
 export function runCli(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return startCli(args, options).result;

@@ -22,6 +22,10 @@ export interface RunRequest {
    * it (a limit it went past) and is reported in {@link RunResult.limit}.
    */
   watch?: (pid: number) => Promise<string | null>;
+  /** Written to the program's stdin, which is then closed (default: stdin closed at once). */
+  input?: string;
+  /** Capture stderr apart from stdout, cut to this many characters ({@link RunResult.stderr}). */
+  stderrChars?: number;
 }
 
 /** How often {@link RunRequest.watch} is asked. */
@@ -33,8 +37,10 @@ export interface RunResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
-  /** Stdout and stderr interleaved as they arrived, cut to `maxOutputChars` with a note. */
+  /** Stdout and stderr interleaved as they arrived (stdout alone with `stderrChars`), cut to `maxOutputChars` with a note. */
   output: string;
+  /** Stderr on its own, when {@link RunRequest.stderrChars} asked for it. */
+  stderr?: string;
   totalBytes: number;
   durationMs: number;
   /** Why the program could not be started at all. */
@@ -75,6 +81,7 @@ function whenClosed(child: ChildProcess, ms: number): Promise<void> {
 export async function runProcess(request: RunRequest): Promise<RunResult> {
   const started = Date.now();
   const capture = new OutputCapture(request.maxOutputChars);
+  const errors = request.stderrChars === undefined ? capture : new OutputCapture(request.stderrChars);
   const marker = request.marker ?? null;
   let child: ChildProcess;
   try {
@@ -82,7 +89,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
       cwd: request.cwd,
       env: request.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [request.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
   } catch (error) {
     return failed(started, error);
@@ -90,10 +97,11 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
   const pid = child.pid;
   // If massgen itself ends abruptly (a second Ctrl-C, a crash), the tree is killed at exit.
   const untrack = pid === undefined ? () => {} : trackProcessTree(pid, marker);
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.on('data', (chunk: Buffer) => capture.push(chunk));
-    stream?.on('error', () => {});
-  }
+  child.stdout?.on('data', (chunk: Buffer) => capture.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => errors.push(chunk));
+  for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => {});
+  // A program that never reads its stdin (or exits first) must not stall us: EPIPE is ignored above.
+  if (request.input !== undefined) child.stdin?.end(request.input);
 
   let timedOut = false;
   let aborted = false;
@@ -160,6 +168,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
     if (reason !== null) limit = { reason, stopped: false };
   }
 
+  const separate = () => (errors === capture ? {} : { stderr: errors.text() });
   if ('error' in end) {
     if (pid === undefined) return failed(started, end.error);
     return {
@@ -168,6 +177,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
       timedOut,
       aborted,
       output: capture.text(),
+      ...separate(),
       totalBytes: capture.totalBytes,
       durationMs: Date.now() - started,
       startError: end.error.message,
@@ -180,6 +190,7 @@ export async function runProcess(request: RunRequest): Promise<RunResult> {
     timedOut,
     aborted: aborted && !timedOut,
     output: capture.text(),
+    ...separate(),
     totalBytes: capture.totalBytes,
     durationMs: Date.now() - started,
     startError: null,
