@@ -16,6 +16,7 @@ const folders = [
   'memory',
   'skills',
   'app',
+  'subagents',
   'batch',
   'queue',
   'eval',
@@ -109,6 +110,9 @@ export default tseslint.config(
   layer('skills', ['types', 'util', 'tools']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
+  // Subagents (docs/subagents.md): each a whole run started through app; app loads this folder with
+  // import() only when a config enables them.
+  layer('subagents', ['app', 'config', 'logging', 'tools', 'types', 'util']),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
   layer('batch', ['app', 'media', 'types', 'util']),
   layer('queue', ['batch', 'app', 'types', 'util']),

@@ -1,3 +1,4 @@
+import type { ToolProvider } from '../tools/tool-provider.js';
 import {
   backendFactories,
   backendTypes,
@@ -377,6 +378,8 @@ export interface AgentToolInputs {
   skills?: RunSkills | null;
   /** The modules of the optional tools the config uses (see `loadToolFeatures`). */
   features?: ToolFeatures;
+  /** Tools of run-level capabilities for one agent (subagents). */
+  providers?: (agentId: string) => readonly ToolProvider[];
 }
 
 /** A harness's workspace, path rule and MassGen `claude_code` options. */
@@ -487,6 +490,7 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
       config.tools.computer,
       tools?.features,
       mediaInputOf(factory, settings),
+      tools?.providers?.(agent.id),
     );
     if (registry) spec.tools = registry;
     return spec;

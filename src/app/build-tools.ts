@@ -204,9 +204,11 @@ export function buildToolRegistry(
   features: ToolFeatures = {},
   /** What the agent's model takes besides text: with a workspace and some kind, `read_media` is offered. */
   mediaIn?: MediaInput,
+  /** Tools of run-level capabilities (subagents). */
+  extraProviders: readonly ToolProvider[] = [],
 ): ToolRegistry | undefined {
   const { backend } = agent;
-  const providers: ToolProvider[] = [];
+  const providers: ToolProvider[] = [...extraProviders];
   // Skills: load_skill, and their folders read-only in the sandbox (skills-tools.ts).
   if (skills.length > 0) {
     const withSkills = loadedFeature(features.skills, 'skills').toolProvider(skills, sandbox);

@@ -34,6 +34,7 @@ import type { CallLimiterFactory } from '../util/rate-limiter.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { collectRunSecrets, runScrubber } from './secrets.js';
 import type { ToolApprovalDecision, ToolApprover } from '../types/tool.js';
+import type { ToolProvider } from '../tools/tool-provider.js';
 import type { ReviewSource } from '../workspace/index.js';
 import { isolationResult, ReviewDesk, type ReviewChoice, type ReviewMode } from './review-desk.js';
 import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
@@ -256,6 +257,11 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   let workspaces: RunWorkspaces | null = null;
   let warnings: RunWarning[] = [];
   let skills: RunSkills | null = null;
+  // Subagents (docs/subagents.md), loaded only when enabled.
+  let subagents: {
+    providerFor(agentId: string): ToolProvider;
+    setLogDir(dir: string | null): void;
+  } | null = null;
   const reviews = new ReviewDesk(options.review ?? 'apply');
   if (!agents) {
     try {
@@ -309,7 +315,18 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
       warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
       const features = await loadToolFeatures(config, skills);
+      const { enable_subagents, max_subagent_depth } = config.orchestrator.coordination;
+      subagents =
+        enable_subagents && max_subagent_depth >= 1
+          ? (await import('../subagents/index.js')).prepareSubagents(config, {
+              env,
+              projectDir: cwd,
+              baseDir,
+              workspaceOf: (id) => prepared.sandboxes.get(id)?.workspace ?? null,
+            })
+          : null;
       agents = buildAgentSpecs(config, env, {
+        ...(subagents ? { providers: (id: string) => [subagents!.providerFor(id)] } : {}),
         features,
         custom,
         baseDir,
@@ -390,6 +407,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       // status.json exists (phase "starting") before its path is handed out, e.g. printed by --automation.
       await writer.flush();
       if (workspaces) workspaces.diffDir = writer.logDir;
+      subagents?.setLogDir(writer.logDir);
     } catch (error) {
       await closeAll();
       await workspaces?.dispose().catch(() => undefined);

@@ -77,6 +77,7 @@ describe('schemaTree', () => {
       'subtask',
       'permissions',
       'skills',
+      'subagent_agents',
     ]);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');
     expect(keysAt(['orchestrator'])).toContain('max_steps_per_turn');
