@@ -8,7 +8,7 @@ import { SubagentManager } from './subagent-manager.js';
 import { subagentToolProvider } from './subagent-tools.js';
 import { loadSubagentTypes } from './subagent-types.js';
 
-export { SubagentManager, eventCost, type ChildLauncher, type SubagentLimits } from './subagent-manager.js';
+export { SubagentManager, type ChildLauncher, type SubagentLimits } from './subagent-manager.js';
 export { SUBAGENT_TOOL_NAMES, subagentToolProvider } from './subagent-tools.js';
 export { loadSubagentTypes, parseSubagentFile, type SubagentType } from './subagent-types.js';
 export { readCheckpoint, subagentDir, type SubagentCheckpoint } from './checkpoint.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RunEvent } from '../types/events.js';
 import type { ToolEventInput } from '../types/tool.js';
-import type { SubagentState } from '../types/subagent-events.js';
+import { subagentEventCost, type SubagentState } from '../types/subagent-events.js';
 import { describeError } from '../types/errors.js';
 import { readContextFiles, type ContextFile } from './context-files.js';
 import { subagentDir, writeCheckpoint, type SubagentCheckpoint } from './checkpoint.js';
@@ -79,17 +79,6 @@ export interface SubagentManagerOptions {
   /** An agent's workspace, where its context files are read from. */
   workspaceOf(agentId: string): string | null;
   now?: () => number;
-}
-
-/** Dollars one event of a child run says were spent (nested subagents' events included). */
-export function eventCost(event: { type: string } & Record<string, unknown>): number {
-  if (event.type === 'agent.step.finished' || event.type === 'tool.call.finished') {
-    return typeof event.costUsd === 'number' ? event.costUsd : 0;
-  }
-  if (event.type === 'subagent.event' && typeof event.event === 'object' && event.event !== null) {
-    return eventCost(event.event as { type: string } & Record<string, unknown>);
-  }
-  return 0;
 }
 
 /** A subagent as the tools report it. */
@@ -264,7 +253,7 @@ export class SubagentManager {
         logRoot: checkpoint.logDir,
         signal: controller.signal,
         onEvent: (event) => {
-          const cost = eventCost(event as RunEvent & Record<string, unknown>);
+          const cost = subagentEventCost(event as RunEvent & Record<string, unknown>);
           if (cost > 0) this.count(entry, cost);
           if (!this.closedForEvents) {
             this.sinks.get(agentId)?.emit({ type: 'subagent.event', agentId, subagentId: id, event });

@@ -2,6 +2,7 @@ import type { ErrorInfo, RunEvent, TurnOutcome } from '../types/events.js';
 import { reduceRunState } from '../types/run-state.js';
 import { isVoteBeingWritten, reduceSteeringEvent, reduceVoteWriting } from './reduce-steering-events.js';
 import { reduceToolEvent } from './reduce-tool-events.js';
+import { reduceSubagentEvent } from './reduce-subagent-events.js';
 import {
   agentEntry,
   appendText,
@@ -227,6 +228,10 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
     case 'mcp.server.failed':
     case 'planning.tools.classified':
       return reduceToolEvent(state, event);
+    case 'subagent.started':
+    case 'subagent.event':
+    case 'subagent.finished':
+      return reduceSubagentEvent(state, event);
 
     case 'workflow.rejected':
       return agentEntry(

@@ -58,3 +58,15 @@ export const subagentEventSchemas = [
   SubagentEventSchema,
   SubagentFinishedSchema,
 ] as const;
+
+/**
+ * Dollars one event of a subagent's run says were spent: its model calls and paid tool calls, and
+ * those of its own subagents (nested `subagent.event`s). Summed live by the parent and by views.
+ */
+export function subagentEventCost(event: { type: string; [key: string]: unknown }): number {
+  if (event.type === 'agent.step.finished' || event.type === 'tool.call.finished')
+    return typeof event.costUsd === 'number' ? event.costUsd : 0;
+  if (event.type === 'subagent.event' && typeof event.event === 'object' && event.event !== null)
+    return subagentEventCost(event.event as { type: string });
+  return 0;
+}
