@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
 import type { AgentState, AnswerRecord } from '../../../src/types/run-state.js';
 import { usd, votesText } from '../answers.js';
-import type { AgentStream, TurnView } from '../run-view.js';
+import type { AgentStream, RunView, TurnView } from '../run-view.js';
+import type { SubagentRun } from '../subagent-runs.js';
+import { SubagentList } from './subagent-list.js';
 import { AnswerVersions } from './answer-versions.js';
 import { MarkdownBlock } from './markdown-block.js';
 import { LatestScreenshot } from './latest-screenshot.js';
@@ -19,6 +21,7 @@ export function AgentPanel({
   votes,
   winner,
   runId,
+  subagents = [],
 }: {
   agent: AgentState;
   stream: AgentStream | undefined;
@@ -28,6 +31,8 @@ export function AgentPanel({
   winner: boolean;
   /** For the latest screenshot of the agent's desktop (`tools.computer`), read from its workspace. */
   runId?: string;
+  /** The subagents it spawned, each with its own run (docs/subagents.md). */
+  subagents?: readonly SubagentRun<RunView>[];
 }) {
   const [open, setOpen] = useState(false);
   const versionsId = useId();
@@ -75,6 +80,7 @@ export function AgentPanel({
         {agent.usage.outputTokens.toLocaleString('en')} out)
         {agent.priced ? ` · ${usd(agent.costUsd)}` : agent.costUsd > 0 ? ` · ${usd(agent.costUsd)}+` : ''}
       </p>
+      <SubagentList runs={subagents} />
       {open && latest ? (
         <AnswerVersions agentId={agent.agentId} versions={versions} id={versionsId} />
       ) : (
