@@ -5,7 +5,9 @@
 // "Added latency" is what the server adds to a run: the client's wall time minus the run's own
 // duration (reported in the response's `massgen.duration_ms`) — HTTP, parsing, admission, config
 // loading, building the agents and the response. A second pass with the default limits (4 running,
-// 16 waiting) checks that the excess is refused fast with 429. Results: bench/results/serve.json, .md.
+// 16 waiting) checks that the excess is refused fast with 429; a third sends 1,000 at once to a server
+// running 16 and queueing the rest, for the added latency and the memory of a long queue.
+// Results: bench/results/serve.json, .md.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +18,8 @@ import { convergingTeam, startFakeOpenAIServer } from '../dist/testing/index.js'
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const CONCURRENT = 200;
+/** The queued pass: this many requests at once, against 16 running. */
+const QUEUED = 1000;
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -84,13 +88,13 @@ const peakRssMiB = (pid) => {
   return kb ? +(Number(kb) / 1024).toFixed(1) : null;
 };
 
-async function pass(limits) {
+async function pass(limits, requests = CONCURRENT) {
   const server = await startServer(limits);
   try {
-    // No warm-up on purpose: all 200 requests reach the server at once, on fresh connections.
+    // No warm-up on purpose: all requests reach the server at once, on fresh connections.
     const cpuBefore = { server: cpuSeconds(server.child.pid), clients: process.cpuUsage() };
     const started = performance.now();
-    const replies = await Promise.all(Array.from({ length: CONCURRENT }, () => post(server.url)));
+    const replies = await Promise.all(Array.from({ length: requests }, () => post(server.url)));
     const totalMs = performance.now() - started;
     const clientCpu = process.cpuUsage(cpuBefore.clients);
     const cpu = {
@@ -108,7 +112,7 @@ async function pass(limits) {
     const wall = ok.map((r) => r.wallMs);
     return {
       limits,
-      requests: CONCURRENT,
+      requests,
       completed: ok.length,
       refused429: refused.length,
       otherStatus: replies.length - ok.length - refused.length,
@@ -141,6 +145,8 @@ const all = await pass({ maxConcurrent: CONCURRENT, maxQueue: 0 });
 console.log('all at once:', all);
 const limited = await pass({ maxConcurrent: 4, maxQueue: 16 });
 console.log('default limits:', limited);
+const queued = await pass({ maxConcurrent: 16, maxQueue: QUEUED }, QUEUED);
+console.log(`${QUEUED} queued:`, queued);
 await fake.close();
 rmSync(cwd, { recursive: true, force: true });
 
@@ -149,19 +155,20 @@ const report = {
   node: process.versions.node,
   cpus: os.cpus().length,
   note: 'added = the server’s own time for a request (Server-Timing total − queue − run): parsing, config, agents, response; agents on a local scripted server in the bench process; logging off',
-  passes: [all, limited],
+  passes: [all, limited, queued],
 };
 mkdirSync(path.join(root, 'results'), { recursive: true });
 writeFileSync(path.join(root, 'results', 'serve.json'), `${JSON.stringify(report, null, 2)}\n`);
 const row = (name, r) =>
   `| ${name} | ${r.requests} | ${r.completed} | ${r.refused429} | ${r.throughputPerSecond} | ${r.wallMs.p50} / ${r.wallMs.p99} | ${r.queueMs.p50} / ${r.queueMs.p99} | ${r.runMs.p50} / ${r.runMs.p99} | ${r.addedMs.p50} / ${r.addedMs.p99} | ${r.refusalMs?.p99 ?? '—'} | ${r.cpu.serverSeconds} / ${r.cpu.clientsAndFakeProviderSeconds} | ${r.serverPeakRssMiB} |`;
 const md = [
-  `massgen serve, ${CONCURRENT} concurrent requests, two-agent runs on a loopback scripted server (${report.cpus} cores, Node ${report.node}).`,
+  `massgen serve, ${CONCURRENT} and ${QUEUED} concurrent requests, two-agent runs on a loopback scripted server (${report.cpus} cores, Node ${report.node}).`,
   '',
   '| pass | requests | 200 | 429 | runs/s | client wall ms p50 / p99 | queued ms p50 / p99 | run ms p50 / p99 | added ms p50 / p99 | 429 ms p99 | CPU s server / bench | server peak RSS MiB |',
   '| --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- | ---: | --- | ---: |',
   row(`all at once (${CONCURRENT} slots)`, all),
   row('default limits (4 + 16 queued)', limited),
+  row(`16 running, ${QUEUED - 16} queued`, queued),
 ].join('\n');
 writeFileSync(path.join(root, 'results', 'serve.md'), `${md}\n`);
 console.log('\nwritten: bench/results/serve.json, serve.md');

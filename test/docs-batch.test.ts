@@ -1,7 +1,7 @@
 /**
- * docs/batch.md stays true: its in-process session runs as written (the scripted model on a free port
- * instead of 8123, `massgen` being this package's built CLI), its file examples parse, and every option
- * its tables name is one the commands take.
+ * docs/batch.md stays true: its in-process session runs as written (the demo team, from a folder outside
+ * the clone, `massgen` being this package's built CLI), its file examples parse, and every option its
+ * tables name is one the commands take.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,26 +19,35 @@ const cli = (args: string[]) =>
   spawnSync(process.execPath, [path.join(ROOT, 'bin', 'massgen.js'), ...args], { encoding: 'utf8' }).stdout;
 
 describe('docs/batch.md', () => {
-  it('the in-process session runs as written: 20 questions, 20 result lines', async () => {
-    const [model] = blocks('js');
+  it('the in-process session runs as written: the bundled questions, then 20 of its own', () => {
     const [session] = blocks('bash');
-    expect(model).toContain('startFakeOpenAIServer({ port: 8123 })');
-    expect(session).toContain('massgen batch --config team.yaml');
-    await runDocSession(
-      { model: model as string, session: session as string, prefix: 'massgen-docs-batch-' },
-      (run, cwd) => {
-        expect(run.status, run.stderr).toBe(0);
-        expect(run.stdout).toMatch(/^Batch: 20 of 20 answered \(20 completed, 0 failed\) in /);
-        // The scripted model has no price: as the page says, its cost is unknown, not $0.0000.
-        expect(run.stdout).toMatch(/ tokens, cost unknown\n/);
-        const lines = readFileSync(path.join(cwd, 'results.jsonl'), 'utf8').trim().split('\n');
-        expect(lines).toHaveLength(20);
-        for (const line of lines) {
-          const parsed = BatchResultLineSchema.parse(JSON.parse(line));
-          expect(parsed).toMatchObject({ status: 'completed', answer: 'The answer is 42.', winner: 'alpha' });
-        }
-      },
+    expect(session).toContain(
+      'massgen batch --config @examples/demo/team.yaml --input @examples/demo/qa.jsonl',
     );
+    expect(session).not.toMatch(/8123|fake-model/);
+    runDocSession({ session: session as string, prefix: 'massgen-docs-batch-' }, (run, cwd) => {
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^Batch: 10 of 10 answered \(10 completed, 0 failed\) in /m);
+      expect(run.stdout).toMatch(/^Batch: 20 of 20 answered \(20 completed, 0 failed\) in /m);
+      // As the page says, the demo team calls no model: it costs nothing (an unpriced model would
+      // read "cost unknown": test/e2e/honest-output.test.ts).
+      expect(run.stdout).toMatch(/ tokens, \$0\.0000\n/);
+      const read = (file: string) =>
+        readFileSync(path.join(cwd, file), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => BatchResultLineSchema.parse(JSON.parse(line)));
+      const bundled = read('results.jsonl');
+      expect(bundled).toHaveLength(10);
+      for (const line of bundled) expect(line).toMatchObject({ status: 'completed', winner: 'grace' });
+      const own = read('more.jsonl');
+      expect(own).toHaveLength(20);
+      for (const line of own) {
+        const i = Number(line.id.slice(1));
+        expect(line).toMatchObject({ status: 'completed', winner: 'grace' });
+        expect(line.answer).toContain(`The answer is ${i * 7}: ${i} × 7 = ${i * 7}.`);
+      }
+    });
   }, 150_000);
 
   it('its input example parses and its output example is a result line', () => {

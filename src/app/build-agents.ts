@@ -34,8 +34,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Backend types that speak the OpenAI-compatible wire format and accept extra request-body fields. */
 const EXTRA_BODY_TYPES = new Set(['chatcompletion', 'vllm', 'sglang', 'inference', 'lmstudio', 'ollama']);
-/** Types that run on the user's own hardware: cost is zero. */
-const LOCAL_TYPES = new Set(['vllm', 'sglang', 'inference', 'lmstudio', 'ollama', 'local']);
+/** Types that cost nothing per token: the user's own hardware, and the scripted demo team. */
+const LOCAL_TYPES = new Set(['vllm', 'sglang', 'inference', 'lmstudio', 'ollama', 'local', 'demo']);
 
 /** The features the config asks of a backend, in the backend contract's terms. */
 function featuresOf(backend: BackendConfig): BackendFeatures {
@@ -426,8 +426,10 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
   const resolved = config.agents.map((agent, index) => resolveAgentSettings(agent, index, env));
   // One limiter per model, shared by every agent that uses it.
   const limiters = new Map<string, CallLimiter>();
+  const team = {};
   return config.agents.map((agent, index) => {
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
+    settings.team = team;
     const external = tools?.externals?.get(index);
     if (external) settings.external = external;
     const sandbox = tools?.sandboxes?.get(agent.id);

@@ -44,6 +44,7 @@ export {
   isExampleRef,
   listExamples,
   readExample,
+  resolveExampleDataRef,
   resolveExampleRef,
   type ExampleInfo,
 } from '../config/examples.js';

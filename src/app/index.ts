@@ -45,3 +45,10 @@ export {
   type ChatMessage,
   type ChatRunPart,
 } from './chat-run.js';
+export {
+  configPrerequisites,
+  probeServer,
+  type ModelPrerequisite,
+  type Prerequisite,
+  type ServerPrerequisite,
+} from './config-prerequisites.js';

@@ -1,5 +1,6 @@
 import { describeChange, pickNote } from '../types/change-kind.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
+import { cutOffReason, cutOffText, initialFinalFinish, reduceFinalFinish } from '../types/final-finish.js';
 import { computerActionArgs } from '../util/computer-action-args.js';
 import { formatCostOf, formatUsd, oneLine, truncate } from '../util/text.js';
 import { mediaLabel } from '../media/media-label.js';
@@ -40,6 +41,8 @@ export interface PlainDisplayOptions {
    * like any agent's, and the final answer itself is left out.
    */
   trace?: boolean;
+  /** Called after each line printed for an agent (a heartbeat stays quiet while an agent prints). */
+  onAgentLine?: (agentId: string) => void;
 }
 
 /**
@@ -59,13 +62,18 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
   let presenting = false;
   /** The streamed final answer stopped mid-line: anything else printed must start on a new line. */
   let midLine = false;
+  /** Whether the final answer ended on its own or was cut off (derived from the step events). */
+  let finalFinish = initialFinalFinish();
   const write: Write = (text) => {
     if (midLine) rawWrite('\n');
     midLine = false;
     rawWrite(text);
   };
 
-  const line = (agentId: string, text: string) => write(`[${agentId}] ${text}\n`);
+  const line = (agentId: string, text: string) => {
+    write(`[${agentId}] ${text}\n`);
+    options.onAgentLine?.(agentId);
+  };
   const flushPartial = (agentId: string) => {
     const rest = partial.get(agentId);
     if (rest) line(agentId, rest);
@@ -73,6 +81,7 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
   };
 
   return (event: RunEvent): void => {
+    finalFinish = reduceFinalFinish(finalFinish, event);
     switch (event.type) {
       case 'run.started':
         for (const a of event.agents) if (a.price) priced.add(a.agentId);
@@ -268,8 +277,9 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
             : `\n=== Final answer (${event.agentId}) ===\n`,
         );
         return;
-      case 'presentation.finished':
+      case 'presentation.finished': {
         presenting = false;
+        const cutOff = cutOffReason(finalFinish);
         if (options.trace) {
           flushPartial(event.agentId);
           if (event.fallback)
@@ -277,6 +287,7 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
               event.agentId,
               `presentation failed, its stored answer is final: ${event.error?.message ?? ''}`,
             );
+          if (cutOff) line(event.agentId, `⚠ ${cutOffText(cutOff)}`);
           return;
         }
         if (!presentingStreamed || event.fallback) {
@@ -286,7 +297,9 @@ export function createPlainDisplay(rawWrite: Write, options: PlainDisplayOptions
         }
         midLine = false;
         rawWrite('\n');
+        if (cutOff) write(`⚠ ${cutOffText(cutOff)}\n`);
         return;
+      }
       case 'run.finished':
         write(`\n${summaryLine(event)}\n${usageLines(event, priced).join('\n')}\n`);
         return;

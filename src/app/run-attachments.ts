@@ -1,29 +1,38 @@
 import type { MassGenConfig } from '../config/index.js';
 import type { AgentSpec } from '../coordination/index.js';
-import {
-  checkMediaForAgents,
-  isAttachmentUrl,
-  loadAttachments,
-  mediaInputOf,
-  type AgentMediaInput,
-  type AttachmentInput,
-  type LoadedAttachments,
-} from '../media/index.js';
+import { checkMediaForAgents, mediaInputOf, type AgentMediaInput } from '../media/agent-media-checks.js';
+import type { AttachmentInput, LoadedAttachments } from '../media/attachments.js';
 import type { RunWarning } from '../types/events.js';
 import { MEDIA_KINDS, type MediaPart } from '../types/media.js';
 import { resolveConfigPath } from './config-relative.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
 
+/** A run's attachments, and its question as the agents read it (the text attachments follow it). */
+export interface RunAttachments extends LoadedAttachments {
+  question: string;
+}
+
 /**
  * The run's attachments: the config's `attachments:` (relative to the config file; MassGen's
  * `upload_files` land there too) and the caller's (`--attach`, `runMassGen({attachments})`, relative to
- * the working folder), read and checked before any agent starts.
+ * the working folder), read and checked before any agent starts. The modules that read, download and
+ * sniff them load only when there are some.
  */
 export async function loadRunAttachments(
   config: MassGenConfig,
   given: readonly AttachmentInput[],
-  where: { baseDir: string; cwd: string; notes: string[]; signal?: AbortSignal; allowPrivateUrls?: boolean },
-): Promise<LoadedAttachments> {
+  where: {
+    question: string;
+    baseDir: string;
+    cwd: string;
+    notes: string[];
+    signal?: AbortSignal;
+    allowPrivateUrls?: boolean;
+  },
+): Promise<RunAttachments> {
+  if (config.attachments.length === 0 && given.length === 0)
+    return { texts: [], media: [], question: where.question };
+  const { isAttachmentUrl, loadAttachments, questionWithAttachments } = await import('../media/index.js');
   const fromConfig = config.attachments.map((file, index) =>
     isAttachmentUrl(file)
       ? file
@@ -35,14 +44,14 @@ export async function loadRunAttachments(
   );
   // The caller's paths stay as written (resolved against cwd below), so errors quote them as given.
   const inputs = [...fromConfig, ...given];
-  if (inputs.length === 0) return { texts: [], media: [] };
-  return loadAttachments(inputs, {
+  const loaded = await loadAttachments(inputs, {
     baseDir: where.cwd,
     download: {
       ...(where.signal ? { signal: where.signal } : {}),
       guard: { allowPrivate: where.allowPrivateUrls === true },
     },
   });
+  return { ...loaded, question: questionWithAttachments(where.question, loaded.texts) };
 }
 
 /**

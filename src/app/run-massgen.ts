@@ -14,6 +14,7 @@ import {
   type RunStream,
   type StepRequest,
 } from '../coordination/index.js';
+import { withAllConfigProblems } from './all-config-problems.js';
 import { dotEnvFiles } from '../config/config-discovery.js';
 import { withExtraContextPaths, type ExtraContextPath } from './extra-context-paths.js';
 import { createRunLogWriter, type RunLogWriter, type RunTermination } from '../logging/index.js';
@@ -39,6 +40,7 @@ import type { ReviewSource } from '../workspace/index.js';
 import { isolationResult, ReviewDesk, type ReviewChoice, type ReviewMode } from './review-desk.js';
 import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
 import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
+import { backendNotices } from './backend-notices.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import type { RunSkills } from './agent-skills.js';
 import { configUsesSkills, loadToolFeatures } from './tool-features.js';
@@ -53,7 +55,7 @@ import { withUntrustedHint } from './config-relative.js';
 import { coordinationSettings, loadEvalCriteria } from './coordination-settings.js';
 import { runtimeVersions } from './versions.js';
 import { loadRunAttachments, mediaWarnings } from './run-attachments.js';
-import { questionWithAttachments, type AttachmentInput } from '../media/index.js';
+import type { AttachmentInput } from '../media/attachments.js';
 import {
   harvestMemoryFolder,
   memoryFilesWarnings,
@@ -210,7 +212,15 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   const projectTrusted = options.projectTrusted !== false;
-  const config = withExtraContextPaths(resolveConfig(options, env, cwd), options.contextPaths, cwd);
+  let resolved: MassGenConfig;
+  try {
+    resolved = resolveConfig(options, env, cwd);
+  } catch (error) {
+    throw typeof options.config === 'string'
+      ? await withAllConfigProblems(error, options.config, { cwd, env })
+      : error;
+  }
+  const config = withExtraContextPaths(resolved, options.contextPaths, cwd);
   const evalCriteria =
     options.evalCriteria === undefined ? undefined : loadEvalCriteria(options.evalCriteria, cwd);
   // Tool paths in a config file are relative to the file, like every other path in it.
@@ -220,6 +230,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const contextPaths = checkWorkspaceConfig(config, baseDir, { projectDir: cwd, notes: pathNotes });
   // Attachments are read (and downloaded) before any model is: a bad file fails the run at once.
   const attached = await loadRunAttachments(config, options.attachments ?? [], {
+    question: options.question,
     baseDir,
     cwd,
     notes: pathNotes,
@@ -313,7 +324,12 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       });
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
-      warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
+      warnings = [
+        ...backendNotices(config),
+        ...warnings,
+        ...pythonAgents.warnings,
+        ...harnessWarnings(config, env),
+      ];
       const features = await loadToolFeatures(config, skills);
       const { enable_subagents, max_subagent_depth } = config.orchestrator.coordination;
       subagents =
@@ -430,7 +446,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     if (started) throw new Error('a prepared run can only be streamed once');
     started = true;
     const { controller, dispose } = linkedAbortController(options.signal);
-    const events = orchestrator.run(questionWithAttachments(options.question, attached.texts), {
+    const events = orchestrator.run(attached.question, {
       signal: controller.signal,
       ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
       ...(options.history ? { history: options.history } : {}),

@@ -12,6 +12,7 @@ import {
   vllmBackend,
 } from './local-servers/index.js';
 import { localBackend } from './local/index.js';
+import { demoBackend } from './demo/index.js';
 import { openAIBackend } from './openai/index.js';
 import { aiSdkAgentBackend } from './external/ai-sdk-agent.js';
 import { openAIAgentsBackend } from './external/openai-agents.js';
@@ -43,6 +44,7 @@ export const backendFactories: readonly BackendFactory[] = [
   claudeCodeBackend,
   codexBackend,
   geminiCliBackend,
+  demoBackend,
 ];
 
 /** The factory for a config `type`, or undefined when no backend has that type. */

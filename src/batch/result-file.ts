@@ -67,9 +67,9 @@ export async function openResultFile(file: string, options: OpenResultFileOption
   const notes: string[] = [];
   const done = new Set<string>();
   const previous = { costUsd: 0, costUnknown: 0, tokens: 0, failed: 0 };
-  const fail = (error: unknown, what: string) =>
+  const fail = (error: unknown, what: string, hint = 'pass --output FILE in a folder you can write to') =>
     new ConfigError(`cannot ${what} the batch output ${file}: ${errorCode(error) ?? String(error)}`, {
-      hint: 'pass --output FILE in a folder you can write to',
+      hint,
     });
   let text = '';
   try {
@@ -146,8 +146,18 @@ export async function openResultFile(file: string, options: OpenResultFileOption
       if (done.has(line.id)) return Promise.resolve(false);
       done.add(line.id);
       const write = tail.then(async () => {
-        await handle.write(`${JSON.stringify(line)}\n`);
-        await handle.datasync();
+        try {
+          await handle.write(`${JSON.stringify(line)}\n`);
+          await handle.datasync();
+        } catch (error) {
+          // A full disk or a lost mount: name the file, and say nothing finished is lost — a line cut
+          // off mid-write is dropped when the file is opened again, and its question runs again.
+          throw fail(
+            error,
+            'write to',
+            'free some space (or pass another --output) and run the same command again: the batch resumes where it stopped',
+          );
+        }
         return true;
       });
       tail = write.catch(() => undefined);

@@ -218,14 +218,19 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchSummary> 
 
     // A fixed number of lanes, each taking the next question until none is left or the batch stops.
     let next = 0;
+    // A result that cannot be written (a full disk) stops the batch: nothing new starts, the runs in
+    // progress end, and the error names the file. Their questions run again when the batch is rerun.
+    let writeFailure: { error: unknown } | undefined;
     const lanes = Math.max(1, Math.min(options.concurrency ?? executor.defaultConcurrency, pending.length));
     await Promise.all(
       Array.from({ length: pending.length === 0 ? 0 : lanes }, async () => {
-        while (stoppedBy === null && next < pending.length) {
+        while (stoppedBy === null && writeFailure === undefined && next < pending.length) {
           const item = pending[next++] as BatchItem;
           progress.running++;
           try {
             await runOne(item);
+          } catch (error) {
+            writeFailure ??= { error };
           } finally {
             progress.running--;
           }
@@ -233,6 +238,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchSummary> 
       }),
     );
     options.signal?.removeEventListener('abort', onAbort);
+    if (writeFailure !== undefined) throw writeFailure.error;
     await close();
     return {
       ...progress,

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../types/events.js';
+import { cutOffReason, initialFinalFinish, reduceFinalFinish } from '../types/final-finish.js';
 import type { RunResult } from '../types/run-result.js';
 import { oneLine, truncate } from '../util/text.js';
 import type { Write } from '../app/plain-display.js';
@@ -27,7 +28,12 @@ export function printAutomationHeader(
 
 export function createAutomationDisplay(rawWrite: Write) {
   const write = inertWriter(rawWrite);
+  let finalFinish = initialFinalFinish();
   return (event: RunEvent): void => {
+    finalFinish = reduceFinalFinish(finalFinish, event);
+    // The final answer stopped at the model's output limit: the text is incomplete.
+    if (event.type === 'presentation.finished' && cutOffReason(finalFinish))
+      write(`ANSWER_TRUNCATED: ${cutOffReason(finalFinish)}\n`);
     if (event.type === 'agent.dropped') write(`AGENT_DROPPED: ${event.agentId}: ${oneLine(event.reason)}\n`);
     else if (event.type === 'run.started')
       for (const m of event.attachments ?? []) write(`ATTACHMENT: ${oneLine(mediaLine(m))}\n`);

@@ -4,7 +4,7 @@
  * queue executor (`--queue`), and errors printed with their hint and mapped to an exit code.
  */
 import path from 'node:path';
-import type { Env } from '../app/essentials.js';
+import { isExampleRef, resolveExampleDataRef, type Env } from '../app/essentials.js';
 import type { Write } from '../app/plain-display.js';
 import type { BatchExecutor } from '../batch/index.js';
 import { MassGenError, describeError, exitCodeForError } from '../types/errors.js';
@@ -23,6 +23,9 @@ export interface BatchCommandIo {
   /** Masks secrets in quoted text, and makes it inert for the terminal (`setUpSubcommand`'s `scrub`). */
   scrub: (text: string) => string;
 }
+
+/** `--input` / `--dataset`: a file, or a bundled one (`@examples/demo/qa.jsonl`). */
+export const dataFile = (ref: string): string => (isExampleRef(ref) ? resolveExampleDataRef(ref) : ref);
 
 /** The `--queue` options both commands take. */
 export interface QueueOptions {

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { runBatch, type BatchExecutor, type BatchSummary } from '../batch/index.js';
 import { ExitCode } from '../types/errors.js';
-import { runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
+import { dataFile, runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
 import { summaryLines } from './batch-progress.js';
 import { positiveNumber, wholeNumber } from './number-arguments.js';
 
@@ -41,7 +41,10 @@ export function parseBatchArgs(argv: readonly string[]): BatchOptions {
   const program = new Command('massgen batch')
     .description('Answer many questions from a JSON Lines file, one result line each; resumable.')
     .option('-c, --config <file>', 'the team (a YAML/JSON file or @examples/NAME); lines may name their own')
-    .requiredOption('-i, --input <file>', 'the questions: JSON Lines, one {"id", "question"} per line')
+    .requiredOption(
+      '-i, --input <file>',
+      'the questions: JSON Lines, one {"id", "question"} per line (or a bundled file: @examples/demo/qa.jsonl)',
+    )
     .requiredOption(
       '-o, --output <file>',
       'the results: JSON Lines, appended to (ids already there are skipped)',
@@ -114,7 +117,7 @@ export async function runBatchCommand(options: BatchOptions, io: BatchCommandIo)
       );
     }
     const summary = await runBatch({
-      input: options.input,
+      input: dataFile(options.input),
       output: options.output,
       cwd: io.cwd,
       env: io.env,

@@ -8,7 +8,7 @@ import { runEval } from '../eval/run-eval.js';
 import { SEPARATE_BASELINE_KINDS, type SeparateBaseline } from '../eval/separate-baselines.js';
 import { SCORER_NAMES, type ScorerName } from '../eval/scorers.js';
 import { ExitCode } from '../types/errors.js';
-import { runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
+import { dataFile, runBatchShell, type BatchCommandIo } from './batch-command-shell.js';
 import { summaryLines } from './batch-progress.js';
 import { benchmarkLine, checkEvalCombination, writeLocalTeam } from './eval-benchmark-options.js';
 import { positiveNumber, wholeNumber } from './number-arguments.js';
@@ -93,7 +93,10 @@ export function parseEvalArgs(argv: readonly string[]): EvalOptions {
       '--local-model <path>',
       'instead of --config: three agents on this local GGUF model (a path or hf:<user>/<repo>/<file>.gguf)',
     )
-    .option('-d, --dataset <file>', 'the questions and reference answers: JSON Lines')
+    .option(
+      '-d, --dataset <file>',
+      'the questions and reference answers: JSON Lines (or a bundled file: @examples/demo/qa.jsonl)',
+    )
     .addOption(new Option('--scorer <name>', 'with --dataset: how answers are graded').choices(SCORER_NAMES))
     .addOption(
       new Option(
@@ -172,7 +175,7 @@ export async function runEvalCommand(options: EvalOptions, io: EvalCommandIo): P
     try {
       outcome = await runEval({
         config,
-        ...(options.dataset === undefined ? {} : { dataset: options.dataset }),
+        ...(options.dataset === undefined ? {} : { dataset: dataFile(options.dataset) }),
         ...(options.scorer === undefined ? {} : { scorer: options.scorer }),
         ...(options.benchmark === undefined
           ? {}

@@ -172,7 +172,7 @@ function commanderExit(io: CliIo, error: CommanderError): number {
 }
 
 /** Resolves once the process is asked to stop (Ctrl-C, SIGTERM, SIGHUP). */
-function stoppedBy(signal: AbortSignal | undefined): Promise<void> {
+export function stoppedBy(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (!signal) return;
     if (signal.aborted) resolve();
@@ -214,11 +214,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (argv.length === 0 && !discoverConfig({ cwd: io.cwd, env: io.env, home: io.home ?? os.homedir() })) {
     io.stderr('massgen: error: no question and no agents given\n');
     io.stderr(
-      'hint: massgen --config FILE "your question" — or run `massgen --help` for every option and examples\n',
+      'hint: massgen --config FILE "your question" — `massgen demo` tries a scripted team without a key, `massgen --help` shows every option and examples\n',
     );
     return ExitCode.config;
   }
   if (argv[0] === 'serve') return serveCli(argv.slice(1), io);
+  if (argv[0] === 'demo') {
+    // A scripted team in the terminal, the web UI or behind the API: no key (docs/demo.md).
+    const { runDemoCli } = await import('./demo-command.js');
+    return runDemoCli(argv.slice(1), io);
+  }
   if (argv[0] === 'trust') {
     const { runTrustCli } = await import('./trust-command.js');
     return runTrustCli(argv.slice(1), io);
@@ -306,7 +311,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (options.validate) {
     try {
       // `.env` files fill in what the real environment leaves unset.
-      const file = isExampleRef(options.validate) ? resolveExampleRef(options.validate) : options.validate;
+      // `--validate --config FILE` reads as the reader meant: check the file --config names.
+      const named = options.validate === true ? options.config : options.validate;
+      if (!named) throw new UsageError('--validate needs a config file: massgen --validate team.yaml');
+      const file = isExampleRef(named) ? resolveExampleRef(named) : named;
       const { validateConfig } = await import('../app/validate.js');
       const report = validateConfig(file, { cwd: io.cwd, env: userEnv() });
       printValidationReport(io.stdout, report, options.json, { cwd: io.cwd });

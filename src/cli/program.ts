@@ -30,7 +30,8 @@ export interface CliOptions {
   keepWorktrees: boolean;
   /** `--allow-private-urls`: attachment URLs may reach this machine and private networks. */
   allowPrivateUrls: boolean;
-  validate?: string;
+  /** A file, or `true` for `--validate --config FILE`. */
+  validate?: string | true;
   listBackends: boolean;
   json: boolean;
   listSessions: boolean;
@@ -68,6 +69,7 @@ const port = (value: string): number => {
 
 const examples = `
 Examples:
+  $ massgen demo [--web | serve]   # no key at all: a scripted team in the terminal, the web UI or an API
   $ massgen "Why is the sky blue?"   # no key, no config: two agents on a local model (downloaded once)
   $ massgen --local-model ./models/qwen2.5-1.5b-instruct-q4_k_m.gguf "question"
   $ massgen --config team.yaml "What are the trade-offs of CRDTs vs OT?"
@@ -98,8 +100,8 @@ else two agents on a local model. Keys: environment, then ./.env, then ~/.config
 A folder's own .massgen/config.yaml and .env are used only once you trust it: asked on a terminal,
 else massgen trust [DIR] (massgen trust --help).
 
-Exit codes: 0 success, 1 configuration or usage error, 2 run failed,
-            3 timed out with no answer, 130 interrupted.
+Exit codes: 0 success, 1 configuration or usage error, or the run could not start (no provider,
+            server or model hub reachable), 2 run failed, 3 timed out with no answer, 130 interrupted.
 Logs: .massgen/massgen_logs/log_<timestamp>/ in the working directory.`;
 
 /** Builds the commander program. Parsing errors surface as exceptions (see `exitOverride`). */
@@ -172,7 +174,7 @@ export function buildProgram(): Command {
       'attachment URLs may reach this machine and private networks (by default only public addresses are fetched)',
       false,
     )
-    .option('--validate <file>', 'check a config file without running it')
+    .option('--validate [file]', 'check a config file (this one, or --config FILE) without running it')
     .option('--list-backends', 'list every backend type with its key variable and whether it is set', false)
     .option('--json', 'with --validate, --list-backends or --list-sessions: print JSON', false)
     .option('--list-sessions', 'list the sessions saved in .massgen/sessions, newest first', false)

@@ -1,6 +1,7 @@
 import type { DownloadProgress } from '../types/backend.js';
 import { inertText } from '../util/terminal-text.js';
 import { textWidth, truncate } from '../util/text.js';
+import { formatDecimalBytes } from '../util/decimal-bytes.js';
 
 /** How {@link createProgressBar} draws. */
 export interface ProgressBarOptions {
@@ -88,20 +89,8 @@ export function createProgressBar(write: (text: string) => void, options: Progre
   return bar;
 }
 
-/** `512 B`, `1.5 kB`, `512.0 MB`, `1.2 GB`: decimal units, as model hubs show sizes. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '?';
-  if (bytes < 1000) return `${Math.round(bytes)} B`;
-  const units = ['kB', 'MB', 'GB', 'TB', 'PB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  // Compare the rounded value so 999.97 MB reads `1.0 GB`, not `1000.0 MB`.
-  while (Number(value.toFixed(1)) >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
+/** Sizes as model hubs show them (util/decimal-bytes). */
+export const formatBytes = formatDecimalBytes;
 
 /** `38s`, `2m 05s`, `1h 02m`: whole seconds, two units at most. */
 export function formatDuration(seconds: number): string {

@@ -11,6 +11,8 @@ import { holdsToolCalls } from '../app/tool-permissions.js';
 import { createFileApprovals, createFileReviews, type FileAnswerer } from '../app/file-handshake.js';
 import { createReviewPrompt } from './review-prompt.js';
 import { inertText, inertWriter } from '../util/terminal-text.js';
+import { createHeartbeat } from './heartbeat.js';
+import { cutOffReason, cutOffText, initialFinalFinish, reduceFinalFinish } from '../types/final-finish.js';
 
 /** How one run is shown: events in, then `finish()` once the stream has ended. */
 export interface RunView {
@@ -60,6 +62,7 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   const handlers: ((event: RunEvent) => void)[] = [];
   let finish = async (): Promise<void> => {};
   let live = false;
+  let plain = false;
   // `memory.save: ask` holds saves only in runs where someone can answer (the run refuses them
   // elsewhere), so getting ready to ask for them costs nothing where no question comes.
   const holdsCalls = holdsToolCalls(prepared.config) || memorySaveAsks(prepared.config);
@@ -115,8 +118,20 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
       live = false;
     };
   } else {
-    // The plain view adds no styling of its own: everything it writes is made inert.
-    handlers.push(createPlainDisplay(inertWriter(io.stdout), { showReasoning: options.debug }));
+    // The plain view adds no styling of its own: everything it writes is made inert. It says so
+    // itself when the final answer was cut off.
+    plain = true;
+    const write = inertWriter(io.stdout);
+    const heartbeat = createHeartbeat({ write });
+    handlers.push(
+      createPlainDisplay(write, { showReasoning: options.debug, onAgentLine: heartbeat.activity }),
+      (event) => heartbeat.handle(event),
+    );
+    const finishPlain = finish;
+    finish = async () => {
+      heartbeat.close();
+      await finishPlain();
+    };
   }
   // Without a terminal to ask on, questions wait for an answer file in the log folder.
   const canAsk = !options.automation && io.terminal?.stdin.isTTY === true;
@@ -153,11 +168,18 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
   }
   // Warnings go to stderr at once, or, while the live view owns the screen, right after it closes.
   const heldWarnings: string[] = [];
-  handlers.push((event) => {
-    if (event.type !== 'run.warning') return;
-    const text = `massgen: warning: ${inertText(event.message)}\n`;
+  const warn = (message: string) => {
+    const text = `massgen: warning: ${inertText(message)}\n`;
     if (live) heldWarnings.push(text);
     else io.stderr(text);
+  };
+  let finalFinish = initialFinalFinish();
+  handlers.push((event) => {
+    finalFinish = reduceFinalFinish(finalFinish, event);
+    if (event.type === 'run.warning') warn(event.message);
+    // A final answer cut off at the output limit: the plain view says it in its own output.
+    const cutOff = event.type === 'presentation.finished' ? cutOffReason(finalFinish) : null;
+    if (cutOff && !plain && !options.automation) warn(cutOffText(cutOff));
   });
   const finishWithWarnings = finish;
   finish = async () => {

@@ -3,6 +3,7 @@ import type { Env } from '../app/index.js';
 import type { Write } from '../app/plain-display.js';
 import { CancelledError, describeError, ExitCode } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
+import type { ServeServer } from '../server/openai/serve-server.js';
 
 /** `massgen serve`'s own command line. */
 export interface ServeOptions {
@@ -116,6 +117,8 @@ export interface ServeCommandIo {
   stopped: Promise<void>;
   /** Masks secrets in what is printed. */
   scrub: (text: string) => string;
+  /** Called once the server listens and its address is printed (`massgen demo serve` shows how to call it). */
+  onListening?: (server: ServeServer) => void;
 }
 
 function accessLine(model: string, result: RunResult | null, error: unknown): string {
@@ -208,6 +211,7 @@ export async function runServeCommand(options: ServeOptions, io: ServeCommandIo)
     io.stderr(
       'massgen: warning: --no-auth: every program and user on this machine can run your agents through this server (web pages still cannot)\n',
     );
+  io.onListening?.(server);
   io.stdout('Press Ctrl-C to stop.\n');
   const running = server;
   let unsubscribe = () => {};

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { Env } from '../app/index.js';
 import { describeError } from '../types/errors.js';
 import type { Write } from '../app/plain-display.js';
+import type { WebServer } from '../server/web/web-server.js';
 
 /** What `massgen --web` needs from the command line. */
 export interface WebCommandOptions {
@@ -22,6 +23,8 @@ export interface WebCommandOptions {
   stderr: Write;
   /** Resolves when the server should stop (Ctrl-C). */
   stopped: Promise<void>;
+  /** Called once the server listens and its address is printed (`massgen demo --web` starts its run). */
+  onListening?: (server: WebServer) => Promise<void>;
 }
 
 /** `massgen --web`: starts the server, prints its address, and serves until stopped. Returns the exit code. */
@@ -60,6 +63,13 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
     options.stderr(
       'massgen: warning: --no-auth: every program and user on this machine can start runs and read files through the web UI (web pages still cannot)\n',
     );
+  try {
+    await options.onListening?.(server);
+  } catch (error) {
+    options.stderr(`massgen: error: ${describeError(error)}\n`);
+    await server.close();
+    return 1;
+  }
   options.stdout('Press Ctrl-C to stop.\n');
   if (options.open) openBrowser(server.url);
   await options.stopped;
@@ -67,7 +77,8 @@ export async function runWebCommand(options: WebCommandOptions): Promise<number>
   return 0;
 }
 
-function openBrowser(url: string): void {
+/** Opens `url` in the user's browser, if an opener is there; never fails (the address is printed too). */
+export function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
   const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
   try {

@@ -142,6 +142,31 @@ export function resolveExampleRef(ref: string): string {
   );
 }
 
+/** Extensions of the bundled data files: questions for `massgen batch --input` and `massgen eval --dataset`. */
+const DATA_EXTENSIONS = ['.jsonl'];
+
+/**
+ * The absolute path of a bundled data file: `@examples/demo/qa.jsonl` (or without `.jsonl`), for
+ * `massgen batch --input` and `massgen eval --dataset`. As with configs, only files listed under
+ * `examples/` match, so a reference can never reach outside it.
+ *
+ * @throws {ConfigError} for an unknown name, listing the data files there are.
+ */
+export function resolveExampleDataRef(ref: string): string {
+  const root = examplesDir();
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => DATA_EXTENSIONS.includes(path.extname(file).toLowerCase()))
+    .map((file) => ({ name: file.split(path.sep).join('/'), path: path.join(root, file) }));
+  const trimmed = ref.trim();
+  const wanted = isExampleRef(trimmed) ? trimmed.slice(EXAMPLE_PREFIX.length) : trimmed;
+  const found = files.find((file) => file.name === wanted || file.name === `${wanted}.jsonl`);
+  if (found) return found.path;
+  const names = files.map((file) => `${EXAMPLE_PREFIX}${file.name}`).sort();
+  throw new ConfigError(`unknown example data file "${ref.trim()}"`, {
+    hint: `the bundled ones: ${names.join(', ')}`,
+  });
+}
+
 /**
  * The text of a bundled example (see {@link resolveExampleRef} for the accepted names).
  *

@@ -72,7 +72,7 @@ export class FailureLog {
       finalAnswer: null,
       error: {
         code: 'provider_unreachable',
-        message: `the run could not start: no agent could reach its provider (${details}) — check the network connection and base_url; to try massgen offline, run \`npm run demo\` in its repository`,
+        message: `the run could not start: no agent could reach its provider (${details}) — check the network connection and base_url; to try massgen offline, run \`massgen demo\``,
       },
     };
   }

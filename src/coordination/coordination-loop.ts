@@ -129,13 +129,12 @@ export class CoordinationLoop {
         reason = 'consensus';
         break;
       }
-      const active = run.state.active();
-      if (active.length === 0) {
+      if (run.state.agents.every((a) => a.dropped)) {
         reason = 'all_agents_failed';
         break;
       }
-      for (const agent of active) {
-        if (agent.inFlight || agent.vote) continue;
+      for (const agent of run.state.agents) {
+        if (agent.dropped || agent.inFlight || agent.vote) continue;
         if (this.turnsStarted >= run.maxTurns) {
           run.stop('turn_limit', new Error(`turn ceiling of ${run.maxTurns} reached`));
           break;

@@ -48,10 +48,13 @@ export class CoordinationState {
   private finalRound: ReadonlySet<number> | null = null;
   private rounds = 0;
 
+  /** Each visibility set's members in config order, computed once per set (sets are shared and fixed). */
+  private readonly ordered = new WeakMap<ReadonlySet<number>, readonly number[]>();
+
   constructor(
     specs: readonly AgentSpec[],
-    private readonly visible: readonly ReadonlySet<number>[] = specs.map(
-      () => new Set(specs.map((_, i) => i)),
+    private readonly visible: readonly ReadonlySet<number>[] = Array<ReadonlySet<number>>(specs.length).fill(
+      new Set(specs.map((_, i) => i)),
     ),
   ) {
     this.agents = specs.map((spec, index) => ({
@@ -85,10 +88,25 @@ export class CoordinationState {
 
   /** The latest answer of every agent that has one, in config order (of those `viewer` sees, if given). */
   currentAnswers(viewer?: number): Answer[] {
-    const sees = viewer === undefined ? null : this.visibleTo(viewer);
-    return this.agents.flatMap((a) =>
-      a.answers.length > 0 && (sees === null || sees.has(a.index)) ? [a.answers.at(-1) as Answer] : [],
-    );
+    const answers: Answer[] = [];
+    // Only the agents the viewer sees are looked at: with random_k that is k+1 of a large team.
+    const indices = viewer === undefined ? null : this.inConfigOrder(this.visibleTo(viewer));
+    const count = indices === null ? this.agents.length : indices.length;
+    for (let n = 0; n < count; n++) {
+      const agent = this.agents[indices === null ? n : (indices[n] as number)];
+      const latest = agent?.answers.at(-1);
+      if (latest) answers.push(latest);
+    }
+    return answers;
+  }
+
+  private inConfigOrder(members: ReadonlySet<number>): readonly number[] {
+    let ordered = this.ordered.get(members);
+    if (!ordered) {
+      ordered = [...members].filter((i) => i >= 0 && i < this.agents.length).sort((a, b) => a - b);
+      this.ordered.set(members, ordered);
+    }
+    return ordered;
   }
 
   /** The version of what `viewer` can see: a view taken at another version is stale. */
@@ -174,11 +192,19 @@ export class CoordinationState {
    * majority of the active agents holds counted votes for one answer (the rest need not finish).
    */
   hasConsensus(mode: 'all' | 'majority' = 'all'): boolean {
-    const active = this.active();
-    if (active.length === 0) return false;
-    if (mode === 'all') return active.every((a) => a.vote !== null && !a.inFlight);
-    const best = Math.max(0, ...this.tallies().values());
-    return best * 2 > active.length;
+    // Asked at every turn's end: counted in place, with no list of agents made for it.
+    let active = 0;
+    let settled = 0;
+    for (const a of this.agents) {
+      if (a.dropped) continue;
+      active++;
+      if (a.vote !== null && !a.inFlight) settled++;
+    }
+    if (active === 0) return false;
+    if (mode === 'all') return settled === active;
+    let best = 0;
+    for (const count of this.tallies().values()) best = Math.max(best, count);
+    return best * 2 > active;
   }
 
   /** Counted votes per agent index. */

@@ -12,34 +12,45 @@ export function visibleSets(
   count: number,
   k: number,
   random: () => number,
-): Set<number>[] {
+): ReadonlySet<number>[] {
   const indices = Array.from({ length: count }, (_, i) => i);
   switch (visibility) {
-    case 'all':
-      return indices.map(() => new Set(indices));
+    case 'all': {
+      // One set shared by every agent: a copy each would be O(N²) memory for a large team.
+      const everyone = new Set(indices);
+      return indices.map(() => everyone);
+    }
     case 'ring':
       return indices.map(
         (i) => new Set([i, ...Array.from({ length: Math.min(k, count - 1) }, (_, d) => (i + d + 1) % count)]),
       );
-    case 'random_k':
-      return indices.map((i) => {
-        const others = indices.filter((j) => j !== i);
-        // Fisher–Yates on the peers, first k kept.
-        for (let j = others.length - 1; j > 0; j--) {
-          const r = Math.floor(random() * (j + 1));
-          [others[j], others[r]] = [others[r] as number, others[j] as number];
-        }
-        return new Set([i, ...others.slice(0, k)]);
-      });
-    case 'islands':
-      return indices.map((i) => new Set(islandOf(i, count, k)));
+    case 'random_k': {
+      // One scratch array for every agent's shuffle: an array of peers per agent is O(N²) garbage.
+      const peers = new Int32Array(Math.max(0, count - 1));
+      return indices.map((i) => new Set([i, ...shuffledPeers(peers, i, k, random)]));
+    }
+    case 'islands': {
+      // Members of one island share one set.
+      const sets: ReadonlySet<number>[] = [];
+      for (const island of islandsOf(count, k)) {
+        const members = new Set(island);
+        for (const i of island) sets[i] = members;
+      }
+      return indices.map((i) => sets[i] ?? new Set([i]));
+    }
   }
 }
 
-/** The members of agent `i`'s island: consecutive groups of `size`; a lone remainder joins the last island. */
-export function islandOf(i: number, count: number, size: number): number[] {
-  const islands = islandsOf(count, size);
-  return islands.find((island) => island.includes(i)) ?? [i];
+/** The first `k` of agent `i`'s peers (every index but `i`, ascending) after a Fisher–Yates shuffle from the end. */
+function shuffledPeers(peers: Int32Array, i: number, k: number, random: () => number): number[] {
+  for (let j = 0; j < peers.length; j++) peers[j] = j < i ? j : j + 1;
+  for (let j = peers.length - 1; j > 0; j--) {
+    const r = Math.floor(random() * (j + 1));
+    const value = peers[j] as number;
+    peers[j] = peers[r] as number;
+    peers[r] = value;
+  }
+  return Array.from(peers.subarray(0, Math.min(k, peers.length)));
 }
 
 /** Every island, in order. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventInput } from '../types/events.js';
-import { formatCoordinationTable } from './coordination-table.js';
+import { formatCoordinationTable, MAX_GRID_COLUMNS } from './coordination-table.js';
 import { textWidth, wrapText } from '../util/text.js';
 
 function stamp(inputs: (readonly [number, RunEventInput])[]): RunEvent[] {
@@ -139,6 +139,51 @@ describe('formatCoordinationTable', () => {
       expect(textWidth(line)).toBeLessThanOrEqual(textWidth(rule));
       expect(line).not.toMatch(/\u200D(?:\s|$)|(?:^|\s)\p{M}/u);
     }
+  });
+
+  it('lists the events in one agent column instead of a grid for a large team, in size linear in the rows', () => {
+    const team = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        agentId: `a${i}`,
+        anonymousId: `agent${i + 1}`,
+        backendType: 'openai',
+        model: 'm',
+      }));
+    const run = (n: number) =>
+      stamp([
+        [0, { type: 'run.started', question: 'q', agents: team(n), settings: {} }],
+        ...team(n).map(
+          (a, i) =>
+            [
+              10 + i,
+              {
+                type: 'answer.submitted',
+                agentId: a.agentId,
+                anonymousId: a.anonymousId,
+                label: `${a.anonymousId}.1`,
+                content: 'c',
+              },
+            ] as const,
+        ),
+        [5000, { type: 'votes.reset', causedBy: 'agent1.1', clearedVoters: [] }],
+      ]);
+    // Up to the limit, the grid: one column per agent.
+    const grid = formatCoordinationTable(run(MAX_GRID_COLUMNS));
+    expect(grid).toContain(`a${MAX_GRID_COLUMNS - 1} (agent${MAX_GRID_COLUMNS})`);
+    expect(grid).not.toMatch(/\| agent +\| event/);
+
+    const big = 1000;
+    const table = formatCoordinationTable(run(big));
+    const lines = table.trimEnd().split('\n');
+    const header = lines.find((l) => l.startsWith('time (s)')) ?? '';
+    expect(header).toMatch(/^time \(s\) \| agent +\| event$/);
+    const row = lines.find((l) => l.includes('ANSWER agent1000.1')) ?? '';
+    expect(row).toMatch(/^ +1\.0 \| a999 \(agent1000\) +\| ANSWER agent1000\.1$/);
+    // Run-wide rows still span the table.
+    expect(lines.find((l) => l.includes('VOTES RESET'))).toMatch(/^ +5\.0 \| VOTES RESET by agent1\.1$/);
+    // One line per row: a thousand agents do not make a thousand columns.
+    expect(lines.length).toBeLessThan(big + 10);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(150);
   });
 
   it('handles an empty stream', () => {

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { formatLogTimestamp } from './paths.js';
 import { errorCode } from '../util/guards.js';
+import { ConfigError, describeError } from '../types/errors.js';
 
 /** Gives up on suffixes long before this; reaching it means something else is wrong. */
 const MAX_SUFFIX = 1000;
@@ -35,5 +36,19 @@ export async function allocateLogDir(rootDir: string, startedAt: Date): Promise<
     throw new Error(`Could not find a free log folder name next to ${base}`);
   } catch (error) {
     return { logDir: base, error: error instanceof Error ? error : new Error(String(error)) };
+  }
+}
+
+/** The log folder cannot be created or written: the run must not start (exit code 1). */
+export class LogFolderError extends ConfigError {
+  constructor(
+    readonly folder: string,
+    cause: unknown,
+  ) {
+    super(`cannot write the log folder ${folder}: ${describeError(cause)}`, {
+      hint: 'make the folder writable, run from another directory, or turn logs off with --no-logs',
+      cause,
+    });
+    this.name = 'LogFolderError';
   }
 }

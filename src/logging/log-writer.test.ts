@@ -178,7 +178,8 @@ describe('createRunLogWriter', () => {
     expect(read(path.join('final', 'bob', 'answer.txt'))).toBe('The answer is 4.');
     expect(writer.finalAnswerPath()).toBe(path.join(writer.logDir, 'final', 'bob', 'answer.txt'));
 
-    expect(readJson(path.join(writer.logDir, 'coordination_events.json'))).toEqual(events);
+    // Built from events.jsonl, and exactly what stringifying the events would give.
+    expect(read('coordination_events.json')).toBe(`${JSON.stringify(events, null, 2)}\n`);
 
     const status = readJson<StatusDocument>(writer.statusPath);
     expect(status).toMatchObject({
@@ -305,6 +306,28 @@ describe('createRunLogWriter', () => {
     // The full event log waits for flush.
     expect(fs.existsSync(path.join(writer.logDir, 'coordination_events.json'))).toBe(false);
     await writer.flush();
+  });
+
+  it('rewrites coordination_events.json with the events that arrived since the last flush', async () => {
+    const writer = await newWriter(tempDir());
+    const events = fullRun();
+    const finished = events.at(-1) as RunEvent;
+    const half = Math.floor(events.length / 2);
+    for (const event of events.slice(0, half)) writer.handle(event);
+    await writer.flush();
+    const file = path.join(writer.logDir, 'coordination_events.json');
+    expect(readJson(file)).toEqual(events.slice(0, half));
+    // These arrive while a flush is queued, so are not in events.jsonl yet (its lines wait up to 200 ms):
+    // the queued write must not count them as written without them.
+    const queued = writer.flush();
+    for (const event of events.slice(half, -1)) writer.handle(event);
+    await queued;
+    await writer.flush();
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${JSON.stringify(events.slice(0, -1), null, 2)}\n`);
+    writer.handle(finished);
+    await writer.flush();
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${JSON.stringify(events, null, 2)}\n`);
+    expect(writer.writeError).toBeNull();
   });
 
   it('stamps updated_at and the elapsed time from the clock it is given, not the wall clock', async () => {

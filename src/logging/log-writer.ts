@@ -1,22 +1,28 @@
 import path from 'node:path';
-import { stringify } from 'yaml';
-import { ConfigError, describeError } from '../types/errors.js';
 import type { ErrorInfo, RunEvent, RunStatus } from '../types/events.js';
 import { EventJournal } from './event-journal.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { initialRunState, reduceRunState, type RunState } from '../types/run-state.js';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
-import { formatCoordinationTable } from './coordination-table.js';
-import { allocateLogDir } from './log-dir.js';
-import { buildExecutionMetadata, type RunLogMetadata } from './metadata-document.js';
+import { CoordinationTable } from './coordination-table.js';
+import { eventsDocument } from './events-document.js';
+import { allocateLogDir, LogFolderError } from './log-dir.js';
+import { buildExecutionMetadata, MetadataYaml, type RunLogMetadata } from './metadata-document.js';
 import { agentAnswerRelPath, finalAnswerRelPath, formatLogTimestamp, LOG_FILES } from './paths.js';
 import { buildStatusDocument } from './status-document.js';
 import { buildVoteDocument } from './vote-document.js';
 import { PERMISSIONS_LEDGER, PermissionLedger } from './permission-ledger.js';
 import { buildScoreDocument, hasQualityData } from './score-document.js';
 
-/** Live status snapshots are coalesced to at most one write per this many milliseconds. */
+export { LogFolderError };
+
+/**
+ * Live status snapshots are coalesced to at most one write per this many milliseconds, and one more
+ * interval per {@link STATUS_BYTES_PER_INTERVAL} of the last snapshot: a big team's status.json (600 KB
+ * for a thousand agents) is not rebuilt ten times a second.
+ */
 const STATUS_DEBOUNCE_MS = 100;
+const STATUS_BYTES_PER_INTERVAL = 64 * 1024;
 
 /** Options of {@link createRunLogWriter}. */
 export interface RunLogWriterOptions {
@@ -76,7 +82,8 @@ interface PendingAnswer {
 /** One file to write, and what to remember once it is on disk. */
 interface PlannedWrite {
   relPath: string;
-  content: string;
+  /** The text, or its pieces as they are produced (a document too big to hold at once). */
+  content: string | Iterable<string>;
   done: () => void;
 }
 
@@ -88,11 +95,16 @@ const isTextEvent = (event: RunEvent): boolean =>
 class FileRunLogWriter implements RunLogWriter {
   readonly statusPath: string;
   private state: RunState = initialRunState();
-  private readonly events: RunEvent[] = [];
+  /** Events handled: the events themselves are in the journal, and the table keeps only its rows. */
+  private eventCount = 0;
+  private readonly table = new CoordinationTable();
+  private readonly metadataYaml = new MetadataYaml();
   private readonly answers: PendingAnswer[] = [];
   private readonly usedAnswerPaths = new Set<string>();
   private finalWritten: { relPath: string; content: string } | null = null;
   private statusOnDisk = false;
+  /** Characters of the last status snapshot: a bigger one is rewritten less often. */
+  private statusLength = 0;
   private presenterId: string | null = null;
   private durationMs: number | null = null;
   /** Event counts at the last successful write, so unchanged big files are not rewritten. */
@@ -128,7 +140,8 @@ class FileRunLogWriter implements RunLogWriter {
     try {
       this.journal.append(event);
       this.lastEvent = event;
-      this.events.push(event);
+      this.eventCount++;
+      this.table.add(event);
       this.state = reduceRunState(this.state, event);
       if (event.type === 'tool.permission.decided') this.ledger.record(event);
       else if (event.type === 'answer.submitted') this.rememberAnswer(event.agentId, event.ts, event.content);
@@ -226,10 +239,13 @@ class FileRunLogWriter implements RunLogWriter {
 
   private scheduleStatus(): void {
     if (this.timer !== null) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.enqueue(false);
-    }, STATUS_DEBOUNCE_MS);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.enqueue(false);
+      },
+      STATUS_DEBOUNCE_MS * Math.max(1, Math.ceil(this.statusLength / STATUS_BYTES_PER_INTERVAL)),
+    );
     // A pending status write must not keep a finished process alive.
     this.timer.unref();
   }
@@ -294,20 +310,24 @@ class FileRunLogWriter implements RunLogWriter {
       now: this.clock.now(),
       finalAnswerFile: this.finalAnswerPath(),
     });
+    const statusText = `${JSON.stringify(status, null, 2)}\n`;
+    this.statusLength = statusText.length;
     writes.push({
       relPath: LOG_FILES.status,
-      content: `${JSON.stringify(status, null, 2)}\n`,
+      content: statusText,
       done: () => (this.statusOnDisk = true),
     });
     return writes;
   }
 
   private planFull(writes: PlannedWrite[]): void {
-    const count = this.events.length;
+    const count = this.eventCount;
     if (count !== this.eventsWritten) {
+      // coordination_events.json is read back from the journal, which must hold every event counted.
+      this.journal.flush();
       writes.push({
         relPath: LOG_FILES.events,
-        content: `${JSON.stringify(this.events, null, 2)}\n`,
+        content: eventsDocument(this.journal.file),
         done: () => (this.eventsWritten = count),
       });
     }
@@ -326,7 +346,7 @@ class FileRunLogWriter implements RunLogWriter {
     if (count !== this.tableWritten) {
       writes.push({
         relPath: LOG_FILES.table,
-        content: formatCoordinationTable(this.events),
+        content: this.table.render(),
         done: () => (this.tableWritten = count),
       });
     }
@@ -339,7 +359,7 @@ class FileRunLogWriter implements RunLogWriter {
     });
     writes.push({
       relPath: LOG_FILES.metadata,
-      content: stringify(metadata, { lineWidth: 0 }),
+      content: this.metadataYaml.render(metadata),
       done: () => {},
     });
   }
@@ -351,20 +371,6 @@ class FileRunLogWriter implements RunLogWriter {
   /** For the journal, which reports its write errors here. */
   noteError(error: unknown): void {
     this.recordError(error);
-  }
-}
-
-/** The log folder cannot be created or written: the run must not start (exit code 1). */
-export class LogFolderError extends ConfigError {
-  constructor(
-    readonly folder: string,
-    cause: unknown,
-  ) {
-    super(`cannot write the log folder ${folder}: ${describeError(cause)}`, {
-      hint: 'make the folder writable, run from another directory, or turn logs off with --no-logs',
-      cause,
-    });
-    this.name = 'LogFolderError';
   }
 }
 

@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import type { CoordinationEndReason, ErrorInfo } from '../types/events.js';
 import { totalCost, totalUsage, type RunState } from '../types/run-state.js';
 import { roundCost, toSnakeUsage, type SnakeUsage } from './snake-usage.js';
@@ -75,4 +76,22 @@ export function buildExecutionMetadata(state: RunState, context: MetadataContext
     config: context.metadata.config,
     extra: context.metadata.extra ?? {},
   };
+}
+
+const YAML_OPTIONS = { lineWidth: 0 };
+
+/**
+ * `execution_metadata.yaml`'s text, the same as `stringify(document, { lineWidth: 0 })`. The config and
+ * `extra` do not change during a run and are most of the file for a large team (a thousand agents'
+ * resolved configs), so they are turned into YAML once, on the first write, and reused on the later ones.
+ */
+export class MetadataYaml {
+  private fixedPart: string | null = null;
+
+  render(document: ExecutionMetadataDocument): string {
+    const { config, extra, ...head } = document;
+    // Top-level block mappings: the pairs' YAML joined is the YAML of the whole mapping.
+    this.fixedPart ??= stringify({ config }, YAML_OPTIONS) + stringify({ extra }, YAML_OPTIONS);
+    return stringify(head, YAML_OPTIONS) + this.fixedPart;
+  }
 }

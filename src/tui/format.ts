@@ -1,7 +1,7 @@
 import type { RunState } from '../types/run-state.js';
 import type { TokenUsage } from '../types/usage.js';
 import {
-  formatCostOf,
+  formatAgentsCost,
   formatUsd,
   oneLine,
   tailFrom,
@@ -44,10 +44,10 @@ export function formatElapsed(ms: number): string {
 /** Seconds with one decimal, for durations of tool calls and retries. */
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
-/** The cost of some agents, as {@link formatCostOf} writes it. */
+/** The cost of some agents, as every view words it (util/cost-text). */
 export function formatCost(run: RunState, agentIds?: readonly string[]): string {
   const agents = agentIds ? run.agents.filter((a) => agentIds.includes(a.agentId)) : run.agents;
-  return formatCostOf(agents.map((a) => ({ usd: a.costUsd, priced: a.priced })));
+  return formatAgentsCost(agents);
 }
 
 /** Tool arguments as one short line. */

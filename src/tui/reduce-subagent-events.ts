@@ -1,11 +1,12 @@
 import type { RunEvent } from '../types/events.js';
 import { subagentEventCost } from '../types/subagent-events.js';
+import { formatUsd } from '../util/cost-text.js';
 import { detail, timeline, withAgent } from './view-state-helpers.js';
 import type { SubagentView, ViewState } from './view-types.js';
 
 type SubagentEvent = Extract<RunEvent, { type: 'subagent.started' | 'subagent.event' | 'subagent.finished' }>;
 
-const cost = (dollars: number) => `$${dollars.toFixed(4)}`;
+const cost = formatUsd;
 
 /**
  * The live view's part of subagents (docs/subagents.md): a line per subagent in its parent's panel

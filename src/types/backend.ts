@@ -123,6 +123,11 @@ export interface BackendSettings {
    * agents massgen drives through an adapter (Python agents, `adapters:`), the {@link AgentAdapter}.
    */
   external?: { agent: unknown; module: string; export: string; framework?: string };
+  /**
+   * The same object for every agent of one run (a fresh one per run): what backends whose agents act
+   * together key their shared state by — the scripted `demo` team keeps its cues there.
+   */
+  team?: object;
 }
 
 /** A coding-agent harness's workspace, rules and options (MassGen's `claude_code` keys). */
@@ -198,6 +203,11 @@ export interface BackendFactory {
    * label; `module` and `export` name the agent.
    */
   external?: true;
+  /**
+   * Said at the start of every run with agents on this backend (every view shows a run's warnings):
+   * `message` gets those agents' ids. The scripted `demo` team says it is scripted this way.
+   */
+  notice?: { code: string; message: (agents: readonly string[]) => string };
   /** With `external`: the agent is found without a `module:` (AG2's settings, a named framework). */
   moduleOptional?: true;
   /** A coding-agent harness: it needs a workspace (`cwd:`) and gets {@link BackendSettings.harness}. */

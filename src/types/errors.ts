@@ -137,12 +137,17 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Maps any thrown value to the exit code a front end should use. */
+/**
+ * Maps any thrown value to the exit code a front end should use. A provider that could not be reached
+ * at all (no network, no server, a model hub offline) means the run could not start: exit 1, the
+ * same as a run whose every agent failed to reach its provider (`provider_unreachable`).
+ */
 export function exitCodeForError(error: unknown): ExitCode {
   if (error instanceof MassGenError) {
     if (error.code === 'config_error' || error.code === 'usage_error') return ExitCode.config;
     if (error.code === 'cancelled') return ExitCode.interrupted;
   }
+  if (error instanceof ProviderError && error.unreachable) return ExitCode.config;
   return ExitCode.runFailed;
 }
 

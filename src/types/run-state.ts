@@ -1,4 +1,5 @@
 import type { CoordinationEndReason, ErrorInfo, RunEvent, RunStatus } from './events.js';
+import { initialFinalFinish, reduceFinalFinish, type FinalFinish } from './final-finish.js';
 import { initialQualityState, reduceQualityState, type QualityState } from './quality-state.js';
 import { addUsage, emptyUsage, type TokenUsage } from './usage.js';
 
@@ -93,6 +94,8 @@ export interface RunState {
   finalists: string[] | null;
   /** The checklist criteria and score matrix (`checklist_gated`), and the subtasks (`decomposition`). */
   quality: QualityState;
+  /** Why the model stopped writing the final answer (`cutOffReason` says whether it was cut off). */
+  finalFinish: FinalFinish;
 }
 
 export const initialRunState = (): RunState => ({
@@ -116,10 +119,19 @@ export const initialRunState = (): RunState => ({
   attempt: 1,
   finalists: null,
   quality: initialQualityState(),
+  finalFinish: initialFinalFinish(),
 });
 
+/**
+ * One agent changed. Copies the array of agents (a shallow copy: the other agents are shared), not
+ * every agent: with a thousand agents this runs for most events.
+ */
 function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
-  return { ...state, agents: state.agents.map((a) => (a.agentId === agentId ? patch(a) : a)) };
+  const index = state.agents.findIndex((a) => a.agentId === agentId);
+  if (index === -1) return state;
+  const agents = state.agents.slice();
+  agents[index] = patch(agents[index] as AgentState);
+  return { ...state, agents };
 }
 
 /** Total token usage over all agents. */
@@ -155,7 +167,11 @@ export const isVoteBeingWritten = (
 /** Applies one event. Pure: returns a new state, never mutates. */
 export function reduceRunState(previous: RunState, event: RunEvent): RunState {
   const quality = reduceQualityState(previous.quality, event);
-  const state = quality === previous.quality ? previous : { ...previous, quality };
+  const finalFinish = reduceFinalFinish(previous.finalFinish, event);
+  const state =
+    quality === previous.quality && finalFinish === previous.finalFinish
+      ? previous
+      : { ...previous, quality, finalFinish };
   switch (event.type) {
     case 'run.started':
       return {

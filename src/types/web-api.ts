@@ -87,18 +87,44 @@ export interface OkResponse {
   ok: true;
 }
 
+/**
+ * Something a config needs on this machine besides keys: a local model file (to download, or missing)
+ * or a local server (Ollama, vLLM, …) that does not answer.
+ */
+export interface ConfigNeed {
+  kind: 'model' | 'server';
+  /** The agents concerned. */
+  agents: string[];
+  /** A few words for the picker, e.g. `no server at localhost:11434/v1`, `downloads 1.1 GB first`. */
+  summary: string;
+  /** One line: what is missing and how to get it. */
+  message: string;
+  /** A model download's size in bytes, when the hub gives it. */
+  bytes?: number;
+}
+
 /** One entry of `GET /api/configs`: a config the page may offer, and whether it can run here. */
 export interface WebConfigChoice {
-  /** What the page sends back: `@examples/NAME` or a path relative to the working directory. */
+  /**
+   * What the page sends back: `@examples/NAME`, a path relative to the working directory, or (the
+   * user-level config, `source: "user"`) an absolute path.
+   */
   ref: string;
   label: string;
-  source: 'flag' | 'project' | 'example';
-  /** False when the keys it needs are not set (older servers leave it out: taken as runnable). */
+  source: 'flag' | 'project' | 'user' | 'example';
+  /**
+   * False when it cannot start now: a key it needs is not set, or something in `needs` is not there.
+   * Older servers leave it out: taken as runnable.
+   */
   runnable?: boolean;
   /** What it lacks to run, e.g. `OPENAI_API_KEY`. */
   missing?: string[];
   /** Set when the config itself has a problem (its first). */
   error?: string;
+  /** What it needs on this machine that is not there: a local model (to download), a local server. */
+  needs?: ConfigNeed[];
+  /** The config `POST /api/runs` uses when it names none: the one the CLI would use here. */
+  default?: boolean;
 }
 export type ConfigsResponse = WebConfigChoice[];
 

@@ -235,17 +235,4 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Dollars for display: more digits for small amounts, so a cheap run does not read as $0.00. */
-export function formatUsd(usd: number): string {
-  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
-}
-
-/**
- * The cost of some agents: `$0.0123`, `$0.0123+` when some have no known price (what is known — a
- * billed tool call — still counts), `cost unknown` when nothing is known.
- */
-export function formatCostOf(parts: readonly { usd: number; priced: boolean }[]): string {
-  if (parts.every((p) => !p.priced && p.usd === 0)) return 'cost unknown';
-  const usd = parts.reduce((sum, p) => sum + p.usd, 0);
-  return `${formatUsd(usd)}${parts.some((p) => !p.priced) ? '+' : ''}`;
-}
+export { COST_UNKNOWN, formatAgentsCost, formatCostOf, formatUsd, type CostPart } from './cost-text.js';

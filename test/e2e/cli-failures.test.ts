@@ -140,7 +140,7 @@ describe('runs that fail', () => {
     expect(result.timedOut).toBe(false);
     expect(result.code).toBe(1);
     expect(linesOf(result.stderr)).toEqual([
-      `massgen: error: the run could not start: no agent could reach its provider (solo: chatcompletion: cannot reach ${url} (ECONNREFUSED)) — check the network connection and base_url; to try massgen offline, run \`npm run demo\` in its repository`,
+      `massgen: error: the run could not start: no agent could reach its provider (solo: chatcompletion: cannot reach ${url} (ECONNREFUSED)) — check the network connection and base_url; to try massgen offline, run \`massgen demo\``,
     ]);
     expect(readStatus(onlyLogDir(cwd)).final).toMatchObject({ status: 'failed', exit_code: 1 });
   });
@@ -174,7 +174,7 @@ describe('runs that fail', () => {
     expect(lines[0]).toMatch(
       /c: chatcompletion: cannot reach http:\/\/nonexistent\.invalid\/v1 \((ENOTFOUND|EAI_AGAIN)\)/,
     );
-    expect(lines[0]).toContain('`npm run demo`');
+    expect(lines[0]).toContain('`massgen demo`');
     expect(readEvents(onlyLogDir(cwd)).at(-1)).toMatchObject({
       type: 'run.finished',
       status: 'failed',

@@ -209,6 +209,7 @@ describe('--list-backends', () => {
       'claude_code',
       'codex',
       'gemini_cli',
+      'demo',
     ]);
     expect(result.stdout).toContain('key: ANTHROPIC_API_KEY ✔ set');
     expect(result.stdout).toContain('key: OPENAI_API_KEY ✖ not set');
@@ -323,6 +324,40 @@ describe('--validate', () => {
     expect(goodReport.warnings[0]?.path).toBe('agents[1].backend.api_key');
     expect(goodReport.warnings[0]?.message).toContain('OPENAI_API_KEY');
   });
+
+  it('a run with a broken --config names the same problems --validate does, and --validate --config reads that file', async () => {
+    const cwd = makeWorkdir();
+    // Five problems, one of which (the backend type) only the app knows: the run once named four.
+    const broken = [
+      'agents:',
+      agentYaml('a', ['type: nosuchbackend', 'model: m']),
+      agentYaml('b', [
+        'type: chatcompletion',
+        'model: m',
+        'base_url: http://127.0.0.1:9/v1',
+        'temperature: hot',
+      ]),
+      agentYaml('b', ['type: chatcompletion', 'model: m', 'base_url: http://127.0.0.1:9/v1']),
+      'orchestrator:',
+      '  max_new_answers_per_agent: -1',
+      '  bogus_key: 1',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(cwd, 'broken.yaml'), broken);
+    const validated = await runCli(['--validate', '--config', 'broken.yaml'], { cwd });
+    expect(validated.code).toBe(1);
+    const listed = linesOf(validated.stdout)
+      .filter((line) => /^ {2}\d+:\d+: /.test(line))
+      .slice(0, 5);
+    expect(listed).toHaveLength(5);
+    expect(validated.stdout).toContain('unknown backend type "nosuchbackend"');
+
+    const run = await runCli(['--config', 'broken.yaml', 'a question'], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('(and 4 more problems)');
+    for (const line of listed) expect(run.stderr).toContain(`broken.yaml:${line.trim()}`);
+    expect(fs.existsSync(path.join(cwd, '.massgen'))).toBe(false);
+  });
 });
 
 describe('--help and --version', () => {
@@ -349,7 +384,9 @@ describe('--help and --version', () => {
       '-h, --help',
     ])
       expect(result.stdout).toContain(option);
-    expect(result.stdout).toContain('Exit codes: 0 success, 1 configuration or usage error, 2 run failed,');
+    expect(result.stdout).toContain(
+      'Exit codes: 0 success, 1 configuration or usage error, or the run could not start (no provider,',
+    );
   });
 
   it('--version prints the package version', async () => {

@@ -1,12 +1,14 @@
 /**
- * The CLI sets one V8 flag on itself after V8 has started (src/cli/v8-flags.ts): undici's WebAssembly
- * HTTP parser stays on the baseline compiler. Node warns that a flag set after start may do nothing, or
+ * The CLI sets V8 flags on itself after V8 has started (src/cli/v8-flags.ts): undici's WebAssembly
+ * HTTP parser stays on the baseline compiler, and (Node 20) the old generation grows to 1.5× its live size. Node warns that a flag set after start may do nothing, or
  * worse. These runs show that it does exactly what the same flag given at start-up does — V8's trace of
  * its WebAssembly compiles is the witness, so no timing or memory figure is involved — and that a run
  * streaming a lot through the parser with it ends cleanly. What it is worth in peak memory is measured
  * by `npm run bench`, not here (docs/architecture.md, "Decisions").
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { FakeResponse } from '../../src/testing/fake-openai-server.js';
 import {
@@ -74,6 +76,37 @@ describe('the CLI’s V8 settings', () => {
         expect(optimizedCompiles(result.stdout)).toBe(0);
       }
     },
+  );
+
+  it.skipIf(major !== 20)(
+    `set after start, the heap growth factor is what the same flag gives at start-up, and the user’s wins${major === 20 ? '' : ` (skipped: Node ${major} gets no heap flag)`}`,
+    () => {
+      // The bin's own call, then enough kept objects for V8 to run full collections and set new limits.
+      const flagsModule = pathToFileURL(
+        path.join(path.dirname(CLI_BIN), '..', 'dist', 'cli', 'v8-flags.js'),
+      ).href;
+      const script = (applied: boolean) =>
+        `${applied ? `(await import(${JSON.stringify(flagsModule)})).applyCliV8Flags();` : ''}` +
+        'const keep = []; for (let i = 0; i < 3e6; i++) { keep.push({ a: "x" + i, b: [i] }); if (i % 1e5 === 0) keep.splice(0, 5e4); }';
+      /** The growth factor of each limit V8 set (`[HeapController] Limit: … (1.5)`). */
+      const factors = (nodeFlags: string[], applied: boolean): string[] => {
+        const result = spawnSync(
+          process.execPath,
+          [...nodeFlags, '--trace-gc-verbose', '--input-type=module', '-e', script(applied)],
+          { encoding: 'utf8', env: { PATH: process.env.PATH }, maxBuffer: 256 * 1024 * 1024 },
+        );
+        expect(result.status, result.stderr).toBe(0);
+        return [...result.stdout.matchAll(/\[HeapController\] Limit: .*\((\d+\.\d)\)/g)].map((m) => m[1]!);
+      };
+      const setByCli = factors([], true);
+      const atStartUp = factors(['--heap-growing-percent=50'], false);
+      const usersOwn = factors(['--heap-growing-percent=200'], true);
+      for (const seen of [setByCli, atStartUp, usersOwn]) expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(setByCli)).toEqual(new Set(['1.5']));
+      expect(new Set(atStartUp)).toEqual(new Set(['1.5']));
+      expect(new Set(usersOwn)).toEqual(new Set(['3.0']));
+    },
+    60_000,
   );
 
   it('a run that streams a lot through the parser with them ends cleanly', async () => {

@@ -45,6 +45,34 @@ function oneAgentWorkdir(): string {
   return cwd;
 }
 
+/** A workdir with a plain three-agent chat team: no tools, memory, media, permissions or quality settings. */
+function threeAgentWorkdir(): string {
+  const cwd = makeWorkdir();
+  const agent = (id: string) =>
+    `  - id: ${id}\n    backend: { type: chatcompletion, model: m, base_url: "http://127.0.0.1:9/v1", max_retries: 0 }\n`;
+  writeFileSync(path.join(cwd, 'team.yaml'), `agents:\n${['a', 'b', 'c'].map(agent).join('')}`);
+  return cwd;
+}
+
+/**
+ * The modules of each capability a plain chat run does not use, by massgen's own file (dist/). Not yet
+ * here: the permission rules (tools/permissions/rules.js, app/tool-permissions.js) and the worktree
+ * modules (workspace/isolated-context.js and the apply steps), which a run still loads with its
+ * workspaces.
+ */
+const CAPABILITIES: Record<string, RegExp> = {
+  memory: /\/dist\/(memory\/|app\/memory-admin\.js)/,
+  skills: /\/dist\/(skills\/|app\/(agent-skills|skills-tools)\.js)/,
+  'media (attachments, read_media, generation)':
+    /\/dist\/(media\/(attachments|fetch-attachment|sniff-media|read-media-file)\.js|tools\/media-generation\/|app\/media-generation-provider\.js)/,
+  browser: /\/dist\/(tools\/browser\/|app\/browser-provider\.js)/,
+  computer: /\/dist\/(tools\/computer\/|app\/computer-provider\.js)/,
+  'quality loop':
+    /\/dist\/coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js/,
+  queue: /\/dist\/queue\//,
+  'eval harness': /\/dist\/eval\//,
+};
+
 const HEAVY = [
   // Backends call the provider's model directly; only an AI SDK agent or a claude/gemini model wrapper
   // needs the `ai` package (and the telemetry API it loads).
@@ -117,6 +145,20 @@ describe('what start-up imports', () => {
     const features =
       /\/dist\/(tui\/(?!live-view-entry\.js)|skills\/|tools\/browser\/|tools\/computer\/|app\/(agent-skills|skills-tools|browser-provider|computer-provider|validate)\.js|coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js)/;
     expect(own.filter((url) => features.test(url))).toEqual([]);
+  });
+
+  it('a plain three-agent chat run loads the modules of no capability it does not use', () => {
+    const cwd = threeAgentWorkdir();
+    const own = modulesImported(['--config', 'team.yaml', 'question'], cwd).filter((url) =>
+      url.includes('/dist/'),
+    );
+    expect(own.some((url) => url.endsWith('/dist/app/run-massgen.js'))).toBe(true);
+    // It got as far as its agents' provider: the Chat Completions reader loaded.
+    expect(own.some((url) => url.endsWith('/dist/backends/chatcompletion/chat-stream.js'))).toBe(true);
+    const loaded = Object.entries(CAPABILITIES).flatMap(([capability, pattern]) =>
+      own.filter((url) => pattern.test(url)).map((url) => `${capability}: ${url.replace(/.*\/dist\//, '')}`),
+    );
+    expect(loaded).toEqual([]);
   });
 
   it('a batch without --queue loads neither bullmq nor ioredis nor the queue modules', () => {

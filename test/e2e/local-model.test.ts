@@ -13,6 +13,8 @@ import {
   removeTempDirs,
   runCli,
   writeConfig,
+  agentEntry,
+  freePort,
 } from './cli-harness.js';
 import { REPO_ROOT } from './cli-harness.js';
 
@@ -145,7 +147,7 @@ describe.skipIf(!hasTiny)(
 );
 
 describe('local model: bad input and no network', () => {
-  it('no network and no cached model: one line saying how to get a model or use a key; nothing half-written', async () => {
+  it('no network and no cached model: could not start (exit 1, as an offline cloud start); one line saying how to get a model or use a key; nothing half-written', async () => {
     const cwd = makeWorkdir();
     const modelDir = makeWorkdir();
     const result = await runCli(['Why is the sky blue?'], {
@@ -153,7 +155,7 @@ describe('local model: bad input and no network', () => {
       env: { MASSGEN_MODEL_DIR: modelDir, MASSGEN_HF_ENDPOINT: 'http://127.0.0.1:9' },
       timeoutMs: 30_000,
     });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     const errors = linesOf(result.stderr).filter((l) => l.startsWith('massgen: error:'));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(
@@ -163,6 +165,20 @@ describe('local model: bad input and no network', () => {
     expect(errors[0]).toContain('OPENAI_API_KEY');
     expect(listFiles(modelDir).filter((f) => f.includes('partial'))).toEqual([]);
     expect(fs.existsSync(path.join(cwd, '.massgen'))).toBe(false);
+
+    // An offline cloud start (nothing answers at its base_url) could not start either: the same code.
+    const cloudDir = makeWorkdir();
+    writeConfig(cloudDir, {
+      agents: [
+        agentEntry('solo', `http://127.0.0.1:${await freePort()}/v1`, { backend: { max_retries: 0 } }),
+      ],
+    });
+    const cloud = await runCli(['--config', 'config.yaml', '--no-display', 'q'], {
+      cwd: cloudDir,
+      timeoutMs: 30_000,
+    });
+    expect(cloud.stderr).toContain('the run could not start');
+    expect(cloud.code).toBe(result.code);
   });
 
   it.each([

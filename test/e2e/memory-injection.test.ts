@@ -97,14 +97,16 @@ describe('saved memories reach later runs as quoted data', () => {
     fake.server.setHandler(saving([INJECTION, BREAKOUT]));
     const cwd = workdir({ save: 'auto' });
     await run(cwd, 'Where do the API keys go?');
-    const runId = readEvents(logDirs(cwd)[0]!).find((e) => e.type === 'run.started')!.runId;
+    const started = readEvents(logDirs(cwd)[0]!).find((e) => e.type === 'run.started')!;
+    const runId = started.runId;
+    // The run's own clock dates its notes (CI's faketime pass may move this process's, not the CLI's).
+    const today = new Date(started.ts).toISOString().slice(0, 10);
     expect(await storedTexts(cwd)).toEqual(expect.arrayContaining([INJECTION, BREAKOUT]));
 
     fake.server.setHandler(convergingHandler);
     const requests = await run(cwd, 'Where do the API keys go, says mallory?');
     const systems = requests.filter((b) => agentOf(b) === 'alpha').map(systemText);
     expect(systems.length).toBeGreaterThan(0);
-    const today = new Date().toISOString().slice(0, 10);
     for (const system of systems) {
       const { notes, outside } = memoryBlock(system);
       for (const text of [INJECTION, BREAKOUT]) {

@@ -44,10 +44,16 @@ const privateMounts = ((): string | null => {
 })();
 
 /**
- * The CLI with its `.massgen` folder on a tmpfs of `sizeKb`: a disk that fills up during the run.
+ * The CLI with `folder` (its `.massgen` unless said) on a tmpfs of `sizeKb`: a disk that fills up
+ * during the run.
  */
-function runOnSmallDisk(cwd: string, sizeKb: number, args: string[]): Promise<CliResult> {
-  const massgenDir = path.join(cwd, '.massgen');
+function runOnSmallDisk(
+  cwd: string,
+  sizeKb: number,
+  args: string[],
+  folder = '.massgen',
+): Promise<CliResult> {
+  const massgenDir = path.join(cwd, folder);
   fs.mkdirSync(massgenDir);
   const script = `mount -t tmpfs -o size=${sizeKb}k tmpfs "$0" && exec "$@"`;
   const child = spawn(
@@ -132,6 +138,43 @@ describe('outcomes said as they happened', () => {
       expect(shown.stdout).toContain('The answer is 42.');
       expect(shown.stderr).toMatch(/massgen: warning: logs in .* are incomplete: ENOSPC/);
       expect(shown.stderr).toContain('the final answer file was not written');
+    },
+    120_000,
+  );
+
+  it.skipIf(privateMounts !== null)(
+    `a batch whose output's disk fills up: stops at once and names the file${privateMounts === null ? '' : ` (skipped: ${privateMounts})`}`,
+    async () => {
+      fake.server.setHandler((body) =>
+        toolNames(body).includes('new_answer')
+          ? convergingHandler(body)
+          : { text: LONG_ANSWER, chunkSize: 4096 },
+      );
+      const cwd = makeWorkdir();
+      writeConfig(cwd, { agents: ['a', 'b'].map((id) => agent(id)) });
+      const questions = ['q1', 'q2', 'q3'].map((id) => JSON.stringify({ id, question: `Q ${id}?` }));
+      fs.writeFileSync(path.join(cwd, 'questions.jsonl'), `${questions.join('\n')}\n`);
+      const args = ['batch', '--config', 'config.yaml', '--input', 'questions.jsonl', '--no-logs'];
+      // The output's folder holds less than one result line (each carries the long answer).
+      const full = await runOnSmallDisk(
+        cwd,
+        16,
+        [...args, '--concurrency', '1', '--output', 'out/results.jsonl'],
+        'out',
+      );
+      expect(full.code, full.stderr).toBe(1);
+      expect(full.stderr).toMatch(
+        /^massgen: error: cannot write to the batch output \S*out\/results\.jsonl: ENOSPC$/m,
+      );
+      expect(full.stderr).toContain('run the same command again: the batch resumes where it stopped');
+      expect(full.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      // Nothing new started after the failed write: the batch stopped at the question it could not
+      // write (the first whose line did not fit), not after all three.
+      const asked = [
+        ...new Set(fake.server.requests.map((r) => /Q (q\d)\?/.exec(JSON.stringify(r.body))?.[1])),
+      ];
+      const written = (full.stderr.match(/^\[\d\/3\] q\d completed/gm) ?? []).length;
+      expect(asked.filter(Boolean)).toEqual(['q1', 'q2', 'q3'].slice(0, written + 1));
     },
     120_000,
   );

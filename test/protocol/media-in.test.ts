@@ -304,7 +304,7 @@ describe('media from tools', () => {
     const state = events.reduce(reduceRunState, initialRunState());
     expect(state.agents.find((a) => a.agentId === 'spender')?.costUsd).toBe(2);
     expect(totalCost(state)).toBe(2);
-    expect(formatCostOf([{ usd: 2, priced: false }])).toBe('$2.00+');
+    expect(formatCostOf([{ usd: 2, priced: false }])).toBe('$2.00 + unknown');
     expect(formatCostOf([{ usd: 0, priced: false }])).toBe('cost unknown');
   }, 60_000);
 });

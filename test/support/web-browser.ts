@@ -6,12 +6,20 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startCli, waitFor, type RunningCli } from '../e2e/cli-harness.js';
+import path from 'node:path';
+import { REPO_ROOT, startCli, waitFor, type RunningCli } from '../e2e/cli-harness.js';
 import { realClockEnv } from './real-clock-env.js';
 
 /** Debian's Chromium: playwright-core drives it instead of downloading its own. */
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
+
+/** Why a web test cannot run here, for its title (`''` when it can): no Chromium, or no built page. */
+export const webSkipReason = !hasChromium
+  ? `${CHROMIUM} not found (apt-get install chromium)`
+  : !fs.existsSync(path.join(REPO_ROOT, 'dist', 'web', 'index.html'))
+    ? 'dist/web is not built: npm run build'
+    : '';
 
 /**
  * Launches Chromium once for the file (when it is installed) and closes it after the last test;
@@ -52,14 +60,14 @@ export interface RunningWeb {
 
 /**
  * Starts `massgen --web --port 0 …args` in `cwd` and waits for its address. `timeoutMs` bounds the
- * whole process; the address itself must show within 15 s.
+ * whole process; the address itself must show within 15 s. `env` adds variables to the clean one.
  */
 export async function startWeb(
   cwd: string,
   args: string[] = [],
-  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 60_000, env }: { timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<RunningWeb> {
-  const cli = startCli(['--web', '--port', '0', ...args], { cwd, timeoutMs });
+  const cli = startCli(['--web', '--port', '0', ...args], { cwd, timeoutMs, ...(env ? { env } : {}) });
   await waitFor(() => /massgen web UI: (\S+)/.test(cli.stdout), 15_000, 'the web server address');
   return { cli, url: /massgen web UI: (\S+)/.exec(cli.stdout)?.[1] as string };
 }
@@ -76,9 +84,14 @@ export async function stopWeb(cli: RunningCli): Promise<void> {
  */
 export async function newPage(
   browser: Browser,
-  { height = 1000, timeoutMs = 15_000 }: { height?: number; timeoutMs?: number } = {},
+  {
+    height = 1000,
+    timeoutMs = 15_000,
+    bypassCSP = false,
+  }: { height?: number; timeoutMs?: number; bypassCSP?: boolean } = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height } });
+  // `bypassCSP`: a test's own script (axe-core) may run in the page; the page's code is unchanged.
+  const context = await browser.newContext({ viewport: { width: 1280, height }, bypassCSP });
   const page = await context.newPage();
   page.setDefaultTimeout(timeoutMs);
   return page;

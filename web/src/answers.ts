@@ -40,6 +40,3 @@ export function currentAnswers(view: RunView): CurrentAnswer[] {
 
 /** "3 votes", "1 vote". */
 export const votesText = (n: number): string => `${n} vote${n === 1 ? '' : 's'}`;
-
-/** Dollars with enough digits to tell small costs apart. */
-export const usd = (n: number): string => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`;

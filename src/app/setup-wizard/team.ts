@@ -69,7 +69,7 @@ const PROVIDERS: readonly Omit<ProviderChoice, 'keyEnvs'>[] = [
   },
   {
     id: 'local',
-    label: 'A local model run in this process (about 0.9 GB, downloaded once)',
+    label: 'A local model run in this process (1.1 GB, downloaded once)',
     type: 'local',
     defaultModel: DEFAULT_LOCAL_MODEL,
   },

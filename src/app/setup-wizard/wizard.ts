@@ -336,7 +336,7 @@ export async function askLocalModelDownload(io: Omit<SetupWizardIo, 'env' | 'hom
   const prompter = createPrompter({ stdin: io.stdin, stdout: out, isTTY: io.isTTY });
   try {
     out('No config and no API key found.\n');
-    out('massgen can run two agents on a small local model (Qwen2.5-1.5B, about 0.9 GB, downloaded once),\n');
+    out('massgen can run two agents on a small local model (Qwen2.5-1.5B, 1.1 GB, downloaded once),\n');
     out('or set up cloud providers (OpenAI, Claude, Gemini, …) now.\n');
     return await askUntil(prompter, toWrite(io.stderr), 'Download the local model? [Y/n] ', (answer) =>
       parseYesNo(answer, true),

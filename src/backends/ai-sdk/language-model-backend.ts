@@ -13,7 +13,7 @@ import { toLanguageModelPrompt, type MediaConversion } from './convert-messages.
 import { toCallTools, trimNativeScreenshots, type NativeToolFactory } from './native-tools.js';
 import { errorToThrow, type ProviderErrorContext } from './provider-errors.js';
 import { untilAborted } from '../../util/abort.js';
-import { deltaPart, readStreamParts, toolCallPart } from './read-stream-parts.js';
+import { deltaPart, readStreamParts, toolCallPart, type PartReader } from './read-stream-parts.js';
 
 /** Everything {@link createLanguageModelBackend} needs; the model is any AI SDK `LanguageModelV3`. */
 export interface LanguageModelBackendOptions {
@@ -52,6 +52,11 @@ export interface LanguageModelBackendOptions {
    * send it as a function tool. Such tools' results keep their pictures inside the tool result.
    */
   nativeTool?: NativeToolFactory;
+  /**
+   * Opens a call without the model's `doStream` (its parts read straight off the response), for a model
+   * whose stream pipeline costs more than the call itself: the Chat Completions reader.
+   */
+  openStream?: (call: LanguageModelV3CallOptions) => Promise<PartReader<LanguageModelV3StreamPart>>;
 }
 
 /**
@@ -129,11 +134,13 @@ async function* streamOnce(
     ...(Object.keys(providerOptions).length === 0 ? {} : { providerOptions }),
     abortSignal: signal,
   };
-  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+  let reader: PartReader<LanguageModelV3StreamPart> | undefined;
   try {
-    const { stream } = await untilAborted(Promise.resolve(options.model.doStream(call)), signal);
+    const opened = options.openStream
+      ? options.openStream(call)
+      : Promise.resolve(options.model.doStream(call)).then(({ stream }) => stream.getReader());
     // The response has begun (its status and headers came): a failure from here on lost it mid-way.
-    reader = stream.getReader();
+    reader = await untilAborted(opened, signal);
     yield* readStreamParts(reader, signal, options.type, translateModelPart);
   } catch (error) {
     throw errorToThrow(error, signal, { ...errorContext, responseStarted: reader !== undefined });

@@ -2,6 +2,9 @@ import type { ModelStreamPart } from '../../types/backend.js';
 import { ProviderError } from '../../types/errors.js';
 import { untilAborted } from '../../util/abort.js';
 
+/** Where parts come from: a web stream's reader, or a reader of its own (the lean Chat Completions one). */
+export type PartReader<P> = Pick<ReadableStreamDefaultReader<P>, 'read' | 'cancel'>;
+
 /**
  * Reads an AI SDK stream (a model's `doStream` parts, or the `ai` package's full stream) as massgen's
  * stream parts. `translate` maps one source part (null: nothing to show; it throws for error parts);
@@ -9,7 +12,7 @@ import { untilAborted } from '../../util/abort.js';
  * both kinds of stream, so it lives here once.
  */
 export async function* readStreamParts<P>(
-  reader: ReadableStreamDefaultReader<P>,
+  reader: PartReader<P>,
   signal: AbortSignal,
   type: string,
   translate: (part: P) => ModelStreamPart | null,

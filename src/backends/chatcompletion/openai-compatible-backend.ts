@@ -1,10 +1,12 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import type { Backend, BackendFeatures, BackendSettings, MediaInput } from '../../types/backend.js';
 import { createLanguageModelBackend } from '../ai-sdk/language-model-backend.js';
 import { settingsCallOptions } from '../ai-sdk/settings-options.js';
 import { sharedModel } from '../ai-sdk/shared-models.js';
 import { mediaGate, type MediaFormats } from '../media-input.js';
-import { expandVideoParts, withVideoParts } from './video-parts.js';
+import { leanChatStream } from './chat-stream.js';
+import { expandVideoParts, markVideos, withVideoParts } from './video-parts.js';
 
 /** What {@link createOpenAICompatibleBackend} needs besides the settings. */
 export interface OpenAICompatibleBackendOptions {
@@ -47,22 +49,27 @@ export function createOpenAICompatibleBackend(options: OpenAICompatibleBackendOp
   const { type, baseURL, settings } = options;
   const extraBody = allowedExtraBody(settings.extraBody);
   const { apiKey, headers, model: modelId } = settings;
-  const model = sharedModel({ type, baseURL, apiKey, headers, extraBody, modelId }, () =>
-    withVideoParts(
-      createOpenAICompatible({
-        name: type,
-        baseURL,
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(headers === undefined ? {} : { headers }),
-        includeUsage: true,
-        transformRequestBody: (body) => expandVideoParts({ ...body, ...extraBody }),
-      }).chatModel(modelId),
-    ),
-  );
+  const { model, openStream } = sharedModel({ type, baseURL, apiKey, headers, extraBody, modelId }, () => {
+    const chat = createOpenAICompatible({
+      name: type,
+      baseURL,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(headers === undefined ? {} : { headers }),
+      includeUsage: true,
+      transformRequestBody: (body) => expandVideoParts({ ...body, ...extraBody }),
+    }).chatModel(modelId);
+    // Streams are read without the SDK's stream pipeline, its cost per call and per chunk (chat-stream.ts).
+    const lean = leanChatStream(chat);
+    return {
+      model: withVideoParts(chat),
+      openStream: lean && ((call: LanguageModelV3CallOptions) => lean(markVideos(call))),
+    };
+  });
   return createLanguageModelBackend({
     type,
     modelId: settings.model,
     model,
+    ...(openStream ? { openStream } : {}),
     providerName: type,
     baseUrl: baseURL,
     providerOptions: { ...reasoningOptions(settings.features), ...settings.providerOptions },

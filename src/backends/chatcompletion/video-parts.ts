@@ -29,7 +29,8 @@ export function withVideoParts(model: LanguageModelV3): LanguageModelV3 {
   };
 }
 
-function markVideos(options: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
+/** The call with each inline video file part of a user message as a marked text part. */
+export function markVideos(options: LanguageModelV3CallOptions): LanguageModelV3CallOptions {
   const hasVideo = options.prompt.some(
     (m) => m.role === 'user' && m.content.some((p) => p.type === 'file' && isVideo(p.mediaType)),
   );

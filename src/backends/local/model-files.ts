@@ -118,7 +118,8 @@ async function ensureHubFile(
         `cannot download the model ${label} (${reason}). Run again to retry (a partial download resumes), download ${url} yourself and save it as ${destination}, ` +
           'or run: massgen --local-model /path/to/model.gguf "question", ' +
           'or set an API key (e.g. OPENAI_API_KEY) or pass --config',
-        { cause, retryable: false },
+        // The hub could not be reached: the run could not start, as when no provider can be reached.
+        { cause, retryable: false, unreachable: true },
       ),
   });
   return destination;

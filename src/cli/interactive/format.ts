@@ -7,8 +7,7 @@ import type {
   SessionStatus,
   SessionTurnSummary,
 } from '../../app/sessions.js';
-import { oneLine, padEndTo, padStartTo, textWidth, truncate } from '../../util/text.js';
-import { formatUsd } from '../../app/plain-display.js';
+import { formatCostOf, oneLine, padEndTo, padStartTo, textWidth, truncate } from '../../util/text.js';
 import { inertText } from '../../util/terminal-text.js';
 
 /** Every interactive command, for `/help`. */
@@ -76,11 +75,11 @@ export function formatHistory(turns: readonly SessionTurnSummary[]): string {
 /** `/status`: agents with backend/model and their tokens and cost, turn count, totals. */
 export function formatStatus(status: SessionStatus, cwd: string): string {
   const priced = status.pricedAgents === null ? null : new Set(status.pricedAgents);
-  const cost = (ids: readonly string[], usd: number): string => {
-    if (priced === null || ids.some((id) => priced.has(id))) return formatUsd(usd);
-    // No known price: only what tools were billed (media generation) is known.
-    return usd > 0 ? `${formatUsd(usd)}+` : 'cost unknown';
-  };
+  // Before the first turn nothing is known to be unpriced (and nothing has been spent).
+  const cost = (ids: readonly string[]): string =>
+    formatCostOf(
+      ids.map((id) => ({ usd: status.costUsd[id] ?? 0, priced: priced === null || priced.has(id) })),
+    );
   const idWidth = Math.max(...status.agents.map((a) => textWidth(inertText(a.id))), 5);
   const lines = [
     `Session: ${status.sessionId} (${status.sessionDir === null ? 'not saved yet: saved with its first turn' : displayPath(status.sessionDir, cwd)})`,
@@ -90,15 +89,12 @@ export function formatStatus(status: SessionStatus, cwd: string): string {
   for (const agent of status.agents) {
     const u = status.usage[agent.id];
     lines.push(
-      `  ${padEndTo(inertText(agent.id), idWidth)}  ${agent.backend}/${agent.model} — ${u?.inputTokens ?? 0} in / ${u?.outputTokens ?? 0} out tokens, ${cost([agent.id], status.costUsd[agent.id] ?? 0)}`,
+      `  ${padEndTo(inertText(agent.id), idWidth)}  ${agent.backend}/${agent.model} — ${u?.inputTokens ?? 0} in / ${u?.outputTokens ?? 0} out tokens, ${cost([agent.id])}`,
     );
   }
   lines.push(
     `Tokens: ${status.totalUsage.inputTokens} in / ${status.totalUsage.outputTokens} out`,
-    `Cost: ${cost(
-      status.agents.map((a) => a.id),
-      status.totalCostUsd,
-    )}`,
+    `Cost: ${cost(status.agents.map((a) => a.id))}`,
   );
   return inertText(`${lines.join('\n')}\n`);
 }

@@ -173,39 +173,43 @@ describe('POST /api/runs with attachments', () => {
     expect(((await many.json()) as { error: string }).error).toContain('at most 10 files');
   });
 
-  it('refuses a body over the upload bound with 413 and says what fits', async () => {
-    const huge = 'A'.repeat(70 * 1024 * 1024);
-    const response = await start({
-      question: 'q',
-      config: 'team.yaml',
-      attachments: [{ name: 'big.png', data: huge }],
-    });
-    expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: string }).error).toMatch(
-      /attach at most 50 MiB of files in all/,
-    );
-  });
-
-  it('keeps other API bodies at 1 MiB', async () => {
-    // The server answers from the declared length, before the body: the request waits for that answer
-    // before it sends anything (a 2 MiB upload racing the answer would depend on the machine's speed).
-    const status = await new Promise<number | undefined>((resolve, reject) => {
-      const request = http.request(`${base}/api/validate`, {
+  /**
+   * A POST that declares `bytes` of body and sends none: the server answers from the declared length,
+   * before the body, so nothing races the answer (an upload still being written when the server answers
+   * and closes would depend on the machine's speed — a reset instead of the 413 on a loaded machine).
+   */
+  const answerToDeclaredLength = (route: string, bytes: number) =>
+    new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+      const request = http.request(`${base}${route}`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${server.authToken}`,
           'content-type': 'application/json',
-          'content-length': String(2 * 1024 * 1024),
+          'content-length': String(bytes),
         },
       });
       request.on('response', (response) => {
-        response.resume();
-        resolve(response.statusCode);
-        request.destroy();
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => {
+          resolve({ status: response.statusCode, body });
+          request.destroy();
+        });
       });
       request.on('error', reject);
       request.flushHeaders();
     });
+
+  it('refuses a body over the upload bound with 413 and says what fits', async () => {
+    const { status, body } = await answerToDeclaredLength('/api/runs', 70 * 1024 * 1024);
     expect(status).toBe(413);
+    expect((JSON.parse(body) as { error: string }).error).toMatch(/attach at most 50 MiB of files in all/);
+  });
+
+  it('keeps other API bodies at 1 MiB', async () => {
+    const { status, body } = await answerToDeclaredLength('/api/validate', 2 * 1024 * 1024);
+    expect(status).toBe(413);
+    expect(body).toContain('larger than 1 MiB');
   });
 });

@@ -268,7 +268,7 @@ describe('GET /api/configs', () => {
         path.join(dir, 'x.yaml'),
         'agents:\n  - { id: gpt, backend: { type: openai, model: gpt-4o } }\n',
       );
-      const catalog = new ConfigCatalog(dir, { ANTHROPIC_API_KEY: 'k' });
+      const catalog = new ConfigCatalog({ cwd: dir, env: { ANTHROPIC_API_KEY: 'k' }, home: dir });
       const first = await catalog.refresh();
       expect(first.find((c) => c.ref === 'x.yaml')).toMatchObject({
         runnable: false,

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ import {
   type Env,
   type StartProblem,
   type ValidationReport,
+  userConfigFile,
 } from '../../app/index.js';
 import { validateConfig } from '../../app/validate.js';
 import { describeError, MassGenError } from '../../types/errors.js';
@@ -72,6 +74,8 @@ export interface WebAppOptions {
   staticDir?: string;
   /** Finished runs the server keeps live (default 100); older ones are forgotten with their uploads. */
   keepFinishedRuns?: number;
+  /** The home folder, for the user-level config `massgen --setup` writes (default: the OS's). */
+  home?: string;
 }
 
 /** The largest file `raw` serves for the page to show (a larger one is for downloading). */
@@ -128,11 +132,20 @@ export function createWebApp(options: WebAppOptions) {
   const staticDir = options.staticDir ?? STATIC_DIR;
   // The configs with whether each can run here: listed and parsed off the event loop, cached.
   const project = options.projectConfigs ?? (() => true);
-  const catalog = new ConfigCatalog(cwd, env, options.config, project);
+  const home = options.home ?? os.homedir();
+  const catalog = new ConfigCatalog({
+    cwd,
+    env,
+    project,
+    home,
+    ...(options.config ? { flag: options.config } : {}),
+  });
+  const userConfig = userConfigFile(env, home);
   const allowed = (ref: string): string | null => {
     const choice =
       catalog.cached()?.find((c) => c.ref === ref) ??
-      configChoices(cwd, options.config, project).find((c) => c.ref === ref);
+      configChoices(cwd, options.config, project).find((c) => c.ref === ref) ??
+      (ref === userConfig && existsSync(userConfig) ? { source: 'user' } : undefined);
     if (!choice) return null;
     const file = isExampleRef(ref) ? resolveExampleRef(ref) : path.resolve(cwd, ref);
     // Asked again at run time: the listing may be a second old, the file changed since.
@@ -254,7 +267,13 @@ export function createWebApp(options: WebAppOptions) {
     const request = parsed.value;
     const question = request.question.trim();
     if (question === '') return c.json({ error: 'the question is empty' }, 400);
-    const file = request.config ? allowed(request.config) : null;
+    // No config named: the one the CLI would use here (`default` in GET /api/configs).
+    const ref =
+      request.config ??
+      (request.followUpOf || request.session
+        ? undefined
+        : (await catalog.list()).find((c) => c.default)?.ref);
+    const file = ref ? allowed(ref) : null;
     let attachments: MediaPart[] = [];
     try {
       attachments = await readUploads(request.attachments ?? []);
@@ -264,7 +283,15 @@ export function createWebApp(options: WebAppOptions) {
       throw error;
     }
     if (!request.followUpOf && !request.session) {
-      if (!file) return c.json({ error: `unknown config "${request.config ?? ''}"` }, 404);
+      if (!ref)
+        return c.json(
+          {
+            error:
+              'no config given and none configured here: send config (one of GET /api/configs), or start massgen --web --config FILE',
+          },
+          400,
+        );
+      if (!file) return c.json({ error: `unknown config "${ref}"` }, 404);
       const report = validateConfig(file, { cwd, env });
       // Everything that stops the run, at once: the file's errors and every agent's missing key.
       const blocking = [...report.errors, ...report.warnings.filter(blocksRun)];
@@ -286,7 +313,7 @@ export function createWebApp(options: WebAppOptions) {
     try {
       const run = await hub.start({
         question,
-        config: request.config ?? '',
+        config: ref ?? '',
         ...(request.followUpOf ? { followUpOf: request.followUpOf } : {}),
         ...(request.session ? { session: request.session } : {}),
         // The stored files by path: the run's log names them there, so a replay can show them again.

@@ -1,6 +1,5 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { TEXT_NOT_MEDIA, fileContent } from '../../media/read-media-file.js';
 import { aKind, formatBytes, kindNoun, MAX_ANY_MEDIA_BYTES } from '../../media/media-limits.js';
 import type { MediaInput } from '../../types/backend.js';
 import { ToolError } from '../../types/errors.js';
@@ -80,6 +79,8 @@ export function createReadMediaToolProvider(options: ReadMediaToolOptions): Tool
     }
     const root = await workspace();
     const inWorkspace = isWithin(decision.realPath, root);
+    // The sniffer loads with the first read_media call: a run whose agents never call it never loads it.
+    const { TEXT_NOT_MEDIA, fileContent } = await import('../../media/read-media-file.js');
     const content = await fileContent(data, {
       name: path.basename(decision.realPath),
       // Workspace files by their place in it (the same in every copy of the workspace); others absolute.

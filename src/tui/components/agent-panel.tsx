@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import { Box, Text } from 'ink';
 import type { AgentState } from '../../types/run-state.js';
-import { fitLine, formatUsd, formatTokens, tokensOf } from '../format.js';
+import { fitLine, formatTokens, tokensOf } from '../format.js';
+import { formatAgentsCost } from '../../util/text.js';
 import { panelBody, panelStatusLine, type StyledLine } from '../lines.js';
 import type { AgentView, BadgeKind } from '../view-state.js';
 import { StyledLines } from './styled-lines.js';
@@ -74,7 +75,7 @@ function borderColor(kind: BadgeKind, isWinner: boolean): string {
 }
 
 function usageText(agent: AgentState): string {
-  return `${formatTokens(tokensOf(agent.usage))} tok · ${agent.priced ? formatUsd(agent.costUsd) : 'no price'}`;
+  return `${formatTokens(tokensOf(agent.usage))} tok · ${formatAgentsCost([agent])}`;
 }
 
 function Badge({ kind, text }: { kind: BadgeKind; text: string }) {

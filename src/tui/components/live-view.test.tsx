@@ -44,11 +44,13 @@ describe('LiveView panels', () => {
     );
     expect(frame).toContain('openai/gpt-4o');
     expect(frame).toContain('3.0k tok · $0.0101');
-    expect(frame).toContain('0 tok · no price');
+    expect(frame).toContain('0 tok · cost unknown');
     expect(frame).toContain('✖ dropped: 2 consecutive failed turns');
     // Header: question, phase, tally, total tokens and cost; footer: key hints.
     expect(lines[0]).toContain('What is the capital of France');
-    expect(lines[1]).toMatch(/⏱ 4\.8s · coordinating · votes: claude 2 · 6\.7k tokens · \$0\.0268\+/);
+    expect(lines[1]).toMatch(
+      /⏱ 4\.8s · coordinating · votes: claude 2 · 6\.7k tokens · \$0\.0268 \+ unknown/,
+    );
     expect(lines.at(-1)).toContain('1-3 transcript · r timeline · v votes · q cancel');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(150);
   });
@@ -125,7 +127,7 @@ describe('renderFinalScreen', () => {
     expect(screen).toContain('It has been since 987.');
     expect(screen).toContain('✔ Completed in 5.8s — winner claude (agent2.1) · votes: claude 2');
     expect(screen).toContain('claude: 5800 in / 570 out tokens — $0.0260');
-    expect(screen).toContain('total: 8400 in / 930 out tokens — $0.0361+');
+    expect(screen).toContain('total: 8400 in / 930 out tokens — $0.0361 + unknown');
     expect(screen).toMatch(/claude \(agent2\)\s+done ★ winner/);
   });
 

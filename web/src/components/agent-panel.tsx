@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { AgentState, AnswerRecord } from '../../../src/types/run-state.js';
-import { usd, votesText } from '../answers.js';
+import { formatAgentsCost } from '../../../src/util/cost-text.js';
+import { votesText } from '../answers.js';
 import type { AgentStream, RunView, TurnView } from '../run-view.js';
 import type { SubagentRun } from '../subagent-runs.js';
 import { SubagentList } from './subagent-list.js';
@@ -42,7 +43,8 @@ export function AgentPanel({
   return (
     <section aria-label={agent.agentId} className={`panel status-${agent.status}${winner ? ' winner' : ''}`}>
       <header>
-        <h3>{agent.agentId}</h3>
+        {/* A section of the run page, as the final answer is: the level under the question's h1. */}
+        <h2>{agent.agentId}</h2>
         <span className="muted">
           {agent.anonymousId} · {agent.backendType}/{agent.model}
         </span>
@@ -78,7 +80,7 @@ export function AgentPanel({
       <p className="meta muted usage-line">
         {tokens.toLocaleString('en')} tokens ({agent.usage.inputTokens.toLocaleString('en')} in ·{' '}
         {agent.usage.outputTokens.toLocaleString('en')} out)
-        {agent.priced ? ` · ${usd(agent.costUsd)}` : agent.costUsd > 0 ? ` · ${usd(agent.costUsd)}+` : ''}
+        {` · ${formatAgentsCost([agent])}`}
       </p>
       <SubagentList runs={subagents} />
       {open && latest ? (

@@ -12,13 +12,25 @@ import { AttachFiles, useDropFiles } from './attach-files.js';
 import { Diagnostics } from './diagnostics.js';
 import { StartProblems } from './start-problems.js';
 
-/** The picker's text for a config: its name, and what it lacks when it cannot run with the keys set. */
-const choiceText = (c: ConfigChoice) =>
-  c.runnable !== false
-    ? c.label
-    : c.missing?.length
-      ? `${c.label} — needs ${c.missing.join(', ')}`
-      : `${c.label} — has problems`;
+/**
+ * The picker's text for a config: its name, and what it lacks when it cannot run now (keys to set, a
+ * local server that does not answer, a model to download).
+ */
+const choiceText = (c: ConfigChoice) => {
+  if (c.runnable !== false) return c.label;
+  const lacks = [
+    ...(c.missing?.length ? [`needs ${c.missing.join(', ')}`] : []),
+    ...(c.needs ?? []).map((n) => n.summary),
+  ];
+  return `${c.label} — ${lacks.length > 0 ? lacks.join('; ') : 'has problems'}`;
+};
+
+/** The config to start on: the one the CLI would use here if it can run, else the first that can. */
+const initialChoice = (list: readonly ConfigChoice[]) => {
+  const fallback = list.find((c) => c.default);
+  const runnable = list.filter((c) => c.runnable !== false);
+  return (runnable.find((c) => c.default) ?? runnable[0] ?? fallback ?? list[0])?.ref ?? '';
+};
 
 /** The question box, the config picker and the Run button. */
 export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
@@ -43,7 +55,7 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
       .then((list) => {
         setConfigs(list);
         // Start on the first config that can run with the keys set (the `--config` one first).
-        setConfig((current) => current || (list.find((c) => c.runnable !== false) ?? list[0])?.ref || '');
+        setConfig((current) => current || initialChoice(list));
       })
       .catch((e: unknown) => setError(String(e)));
   }, []);
@@ -99,10 +111,12 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
           onChange={(e) => setConfig(e.target.value)}
           aria-describedby={chosen?.runnable === false ? 'config-missing' : undefined}
         >
-          {(['flag', 'project', 'example'] as const).map((source) => (
+          {(['flag', 'project', 'user', 'example'] as const).map((source) => (
             <optgroup
               key={source}
-              label={{ flag: '--config', project: 'This folder', example: 'Examples' }[source]}
+              label={
+                { flag: '--config', project: 'This folder', user: 'Your config', example: 'Examples' }[source]
+              }
             >
               {configs
                 .filter((c) => c.source === source)
@@ -127,19 +141,22 @@ export function AskForm({ onStarted }: { onStarted: (runId: string) => void }) {
         </button>
       </div>
       {chosen?.runnable === false && (
-        <p className="muted config-missing" id="config-missing">
+        <div className="muted config-missing" id="config-missing">
           {chosen.missing?.length ? (
-            <>
+            <p>
               {chosen.label} cannot run yet: set {chosen.missing.join(', ')} (in the environment or a{' '}
               <code>.env</code> file) and restart <code>massgen --web</code>.
-            </>
-          ) : (
-            <>
+            </p>
+          ) : chosen.needs?.length ? null : (
+            <p>
               {chosen.label} has problems{chosen.error ? `: ${chosen.error}` : ''} — <code>Run</code> lists
               them all.
-            </>
+            </p>
           )}
-        </p>
+          {chosen.needs?.map((need) => (
+            <p key={need.message}>{need.message}</p>
+          ))}
+        </div>
       )}
       {error && !report && !problems && (
         <p role="alert" className="error">

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { cutOffText } from '../../../src/types/final-finish.js';
 import { api } from '../api.js';
 import { renderMarkdown } from '../markdown.js';
 import { mediaKindOfName } from '../media.js';
@@ -15,11 +16,14 @@ const DELIVERED = /^final\/[^/]+\/workspace\/(.+)$/;
 export function FinalAnswer({
   text,
   presenter,
+  cutOff = null,
   runId,
   refreshKey = 0,
 }: {
   text: string;
   presenter: string | null;
+  /** The finishReason when the answer was cut off at the model's output limit (`length`). */
+  cutOff?: string | null;
   runId?: string;
   refreshKey?: number;
 }) {
@@ -45,6 +49,11 @@ export function FinalAnswer({
     <section aria-label="Final answer" className="final">
       <header>
         <h2>Final answer{presenter ? ` — ${presenter}` : ''}</h2>
+        {cutOff && (
+          <span className="badge badge-cut-off" role="status" title={cutOffText(cutOff)}>
+            cut off ({cutOff})
+          </span>
+        )}
         <button
           type="button"
           onClick={() => {
@@ -55,6 +64,7 @@ export function FinalAnswer({
         </button>
       </header>
       <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
+      {cutOff && <p className="warning">⚠ {cutOffText(cutOff)}</p>}
       {runId && delivered.length > 0 && (
         <div className="media-list" role="group" aria-label="Delivered media">
           {delivered.map((file) => {

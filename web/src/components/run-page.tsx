@@ -1,7 +1,9 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { RunEvent } from '../../../src/types/events.js';
-import { totalCost, totalUsage } from '../../../src/types/run-state.js';
-import { currentAnswers, usd, versionsOf, voteTallies } from '../answers.js';
+import { cutOffReason } from '../../../src/types/final-finish.js';
+import { totalUsage } from '../../../src/types/run-state.js';
+import { formatAgentsCost } from '../../../src/util/cost-text.js';
+import { currentAnswers, versionsOf, voteTallies } from '../answers.js';
 import { api, ApiError, followRun, startProblems, type StartProblem } from '../api.js';
 import { initialRunView, reduceRunView, type RunView } from '../run-view.js';
 import { AgentPanel } from './agent-panel.js';
@@ -135,7 +137,8 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
           {running && <span className="muted">{connected ? ' · live' : ' · reconnecting…'}</span>}
           <span className="muted">
             {' '}
-            · {(usage.inputTokens + usage.outputTokens).toLocaleString('en')} tokens · {usd(totalCost(run))}
+            · {(usage.inputTokens + usage.outputTokens).toLocaleString('en')} tokens ·{' '}
+            {formatAgentsCost(run.agents)}
           </span>
           {run.attempt > 1 && <span className="muted"> · attempt {run.attempt}</span>}
         </p>
@@ -216,6 +219,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
         <FinalAnswer
           text={run.finalAnswer ?? view.presentation}
           presenter={presenter}
+          cutOff={cutOffReason(run.finalFinish)}
           runId={runId}
           refreshKey={done ? view.fileChanges + 1 : 0}
         />

@@ -1,4 +1,4 @@
-import { usd } from '../answers.js';
+import { formatUsd } from '../../../src/util/cost-text.js';
 import type { RunView } from '../run-view.js';
 import type { SubagentRun } from '../subagent-runs.js';
 import { MarkdownBlock } from './markdown-block.js';
@@ -15,7 +15,7 @@ export function SubagentList({ runs }: { runs: readonly SubagentRun<RunView>[] }
         <details key={sub.id} className={`subagent status-${sub.state}`} data-testid={`subagent-${sub.id}`}>
           <summary>
             ↳ {sub.id} <span className={`badge badge-${sub.state}`}>{sub.state}</span> ·{' '}
-            {usd(Math.max(sub.costUsd, totalCost(sub.view)))} · {sub.task}
+            {formatUsd(Math.max(sub.costUsd, totalCost(sub.view)))} · {sub.task}
           </summary>
           {sub.answer ? (
             <MarkdownBlock text={sub.answer} />

@@ -1,12 +1,11 @@
-import { totalCost, totalUsage, type RunState } from '../../../src/types/run-state.js';
-import { usd } from '../answers.js';
+import { totalUsage, type RunState } from '../../../src/types/run-state.js';
+import { formatAgentsCost } from '../../../src/util/cost-text.js';
 
 const n = (x: number) => x.toLocaleString('en');
 
 /** Tokens and dollars per agent and in total, as each model call finishes. */
 export function UsageTable({ run }: { run: RunState }) {
   const total = totalUsage(run);
-  const priced = run.agents.some((a) => a.priced);
   return (
     <section aria-label="Cost and tokens" className="usage">
       <h2>Cost and tokens</h2>
@@ -26,15 +25,8 @@ export function UsageTable({ run }: { run: RunState }) {
                 <th scope="row">{a.agentId}</th>
                 <td>{n(a.usage.inputTokens)}</td>
                 <td>{n(a.usage.outputTokens)}</td>
-                <td>
-                  {a.priced ? (
-                    usd(a.costUsd)
-                  ) : a.costUsd > 0 ? (
-                    // A billed tool call (media generation) of an agent whose model has no known price.
-                    <span title="tool costs only: the model has no known price">{usd(a.costUsd)}+</span>
-                  ) : (
-                    <span className="muted">no price</span>
-                  )}
+                <td title={a.priced ? undefined : 'no price is known for this model'}>
+                  {formatAgentsCost([a])}
                 </td>
               </tr>
             ))}
@@ -44,7 +36,7 @@ export function UsageTable({ run }: { run: RunState }) {
               <th scope="row">total</th>
               <td>{n(total.inputTokens)}</td>
               <td>{n(total.outputTokens)}</td>
-              <td>{priced || totalCost(run) > 0 ? usd(totalCost(run)) : '—'}</td>
+              <td>{formatAgentsCost(run.agents)}</td>
             </tr>
           </tfoot>
         </table>
