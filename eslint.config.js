@@ -20,6 +20,7 @@ const folders = [
   'hooks',
   'project-instructions',
   'app',
+  'subagents',
   'batch',
   'queue',
   'eval',
@@ -150,6 +151,9 @@ export default tseslint.config(
   // The composition root sees every layer beneath it (folders lists them in order, app first above),
   // and of each capability only its descriptor.
   layer('app', folders.slice(0, folders.indexOf('app')), { also: descriptorsOnly }),
+  // Subagents (docs/subagents.md): each a whole run started through app; app loads this folder with
+  // import() only when a config enables them.
+  layer('subagents', ['app', 'capability', 'config', 'logging', 'tools', 'types', 'util']),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
   layer('batch', ['app', 'media', 'types', 'util']),
   layer('queue', ['batch', 'app', 'types', 'util']),

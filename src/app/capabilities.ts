@@ -8,6 +8,19 @@ import { libraryToolsCapability } from '../tools/custom/capability.js';
 import { mediaGenerationCapability } from '../tools/media-generation/capability.js';
 
 /**
+ * Subagents (docs/subagents.md): each is a whole run started through this layer, so their folder sits
+ * above it and its module is imported only when a config enables them.
+ */
+const subagentsCapability: Capability = {
+  name: 'subagents',
+  uses: (config, options) =>
+    config.orchestrator.coordination.enable_subagents &&
+    config.orchestrator.coordination.max_subagent_depth >= 1 &&
+    !options.agents,
+  load: () => import('../subagents/subagents-capability.js'),
+};
+
+/**
  * The run's capabilities, in the order their parts are merged (docs/architecture.md, "How to add a
  * capability"): an agent's custom tools are the config's, then Python's, the library's and memory's;
  * `load_skill` comes first among its tools and the browser, desktop and media tools after its custom
@@ -23,4 +36,5 @@ export const builtInCapabilities: readonly Capability[] = [
   computerCapability,
   mediaGenerationCapability,
   externalAgentsCapability,
+  subagentsCapability,
 ];

@@ -93,6 +93,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   });
   const writer =
     (options.logging ?? config.ui.logging_enabled) ? await openLogWriter(options, base, run) : null;
+  for (const part of run.parts) part.logFolder?.(writer?.logDir ?? null);
 
   let live: RunStream | null = null;
   const notStarted = {

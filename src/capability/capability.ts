@@ -178,6 +178,8 @@ export interface CapabilityParts {
   readonly rules?: RuleList;
   /** Sees every event of the run, in order. */
   onEvent?(event: RunEvent): void;
+  /** The run's log folder, once it exists (null with logging off): for files kept beside the logs. */
+  logFolder?(dir: string | null): void;
   /** After the run's end, once its workspace is delivered: what it adds to the result (never throws). */
   finish?(end: RunEnd): Promise<Partial<RunResult> | void>;
   /** Stops what it started; awaited on every way a run ends, including a failed start. */

@@ -80,6 +80,7 @@ describe('schemaTree', () => {
       'permissions',
       'skills',
       'hooks',
+      'subagent_agents',
     ]);
     expect(keysAt(['agent', 'backend'])).toContain('provider_options');
     expect(keysAt(['orchestrator'])).toContain('max_steps_per_turn');

@@ -267,7 +267,8 @@ export const RateLimitConfigSchema = z.strictObject({
   concurrent_requests: z.int().positive().optional(),
 });
 
-export const AgentConfigSchema = z.strictObject({
+/** One agent as written, without the keys that nest agents (a subagent team's entries use this). */
+export const BaseAgentConfigSchema = z.strictObject({
   /** Defaults to `agent_<n>` (1-based position) during normalisation. */
   id: z
     .string()
@@ -287,6 +288,34 @@ export const AgentConfigSchema = z.strictObject({
   hooks: HooksConfigSchema.optional(),
 });
 
+export const AgentConfigSchema = BaseAgentConfigSchema.extend({
+  /** The team of this agent's subagents (MassGen's key), over `subagent_orchestrator` (docs/subagents.md). */
+  subagent_agents: z.array(BaseAgentConfigSchema).min(1).optional(),
+});
+
+/**
+ * Subagents (MassGen's keys, docs/subagents.md): whole massgen runs an agent spawns with
+ * `spawn_subagents`; each has its own time limit, never the generic tool timeout.
+ */
+const subagentCoordinationKeys = {
+  enable_subagents: z.boolean().default(false),
+  /** Seconds a subagent may run when its task names no limit; clamped by the min and max below. */
+  subagent_default_timeout: z.number().positive().default(300),
+  subagent_min_timeout: z.number().positive().default(60),
+  subagent_max_timeout: z.number().positive().default(1800),
+  /** Subagents of one run that may go at once; more are refused with a tool error. */
+  subagent_max_concurrent: z.int().positive().default(3),
+  /** How deep subagents may nest: 1 lets the run's agents spawn, and their subagents not. */
+  max_subagent_depth: z.int().min(0).default(1),
+  /** The team a subagent runs with (default: the spawning agent's own backend). */
+  subagent_orchestrator: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      agents: z.array(BaseAgentConfigSchema).min(1),
+    })
+    .optional(),
+};
+
 /** How agents use tools while they coordinate. */
 export const CoordinationConfigSchema = z.strictObject({
   /** Tools that change the outside world are not run during coordination; the final presenter runs them. */
@@ -299,6 +328,7 @@ export const CoordinationConfigSchema = z.strictObject({
   max_orchestration_restarts: z.int().min(0).default(0),
   /** Memories as Markdown files (`memory/*.md`) in each agent's workspace, read and written with file tools (docs/memory.md). */
   enable_memory_filesystem_mode: z.boolean().default(false),
+  ...subagentCoordinationKeys,
   /** The checklist gate (`voting_sensitivity: checklist_gated`): criteria, preset, pass mark. */
   ...checklistCoordinationKeys,
 });

@@ -100,6 +100,12 @@ describe('tool settings in the config', () => {
       planning_mode_allowed_tools: ['x'],
       max_orchestration_restarts: 0,
       enable_memory_filesystem_mode: false,
+      enable_subagents: false,
+      subagent_default_timeout: 300,
+      subagent_min_timeout: 60,
+      subagent_max_timeout: 1800,
+      subagent_max_concurrent: 3,
+      max_subagent_depth: 1,
     });
     const messages = messagesOf(withTools({}, { coordination: { enable_planing_mode: true } }));
     expect(messages.join('\n')).toContain('did you mean "enable_planning_mode"?');

@@ -21,6 +21,7 @@ export async function startTools(ctx: RunContext, signal: AbortSignal): Promise<
         agentId: agent.spec.id,
         signal,
         emit: (event) => ctx.emit(event),
+        addCost: (dollars) => ctx.addToolCost(agent.spec.id, dollars),
       });
     }),
   );

@@ -153,6 +153,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
                   ? { ...event, agentId: context.agentId, tools: event.tools.filter(offered) }
                   : { ...event, agentId: context.agentId },
               ),
+            addCost: (dollars) => context.addCost?.(dollars),
           }),
         ),
       );

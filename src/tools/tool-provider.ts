@@ -13,6 +13,8 @@ export interface ToolProviderStartContext {
   signal: AbortSignal;
   /** Reports server health; the agent's registry stamps the agent id. */
   report(event: ToolProviderEvent): void;
+  /** Dollars spent outside a call (a background subagent's run): the agent's cost and the run's budget. */
+  addCost?(dollars: number): void;
 }
 
 /**

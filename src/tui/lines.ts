@@ -22,6 +22,7 @@ import { cell, padEndTo, textWidth } from '../util/text.js';
 import { indent, line, lines, type StyledLine } from './styled-line.js';
 import { transcriptLines } from './transcript-lines.js';
 import { scoreLines } from './score-lines.js';
+import { subagentLine } from './reduce-subagent-events.js';
 
 // Components import every screen's lines from here, the transcript's included.
 export type { StyledLine } from './styled-line.js';
@@ -51,6 +52,22 @@ export const agentColor = (index: number): string => AGENT_COLORS[index % AGENT_
 
 /** The body of an agent panel: the tail of what it streams, or a word on where it stands. */
 export function panelBody(
+  agent: AgentState,
+  view: AgentView,
+  latestAnswer: string | null,
+  width: number,
+  max: number,
+): StyledLine[] {
+  // One line per subagent under the agent's own output, keeping at least one line for that output.
+  const subagents = view.subagents.slice(0, Math.max(0, max - 1)).map((s) =>
+    line(fitLine(subagentLine(s), width), {
+      color: s.state === 'running' ? 'cyan' : s.state === 'completed' ? 'green' : 'red',
+    }),
+  );
+  return [...ownPanelBody(agent, view, latestAnswer, width, max - subagents.length), ...subagents];
+}
+
+function ownPanelBody(
   agent: AgentState,
   view: AgentView,
   latestAnswer: string | null,
@@ -140,6 +157,7 @@ const TIMELINE_STYLE: Record<TimelineKind, Omit<StyledLine, 'text'>> = {
   finished: { bold: true },
   'mcp-ready': { dim: true },
   'mcp-failed': { color: 'red' },
+  subagent: { color: 'cyan' },
   warning: { color: 'yellow' },
   planning: { color: 'blue' },
   approval: { color: 'yellow', bold: true },

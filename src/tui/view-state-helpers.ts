@@ -25,6 +25,7 @@ export const emptyAgentView = (agentId: string): AgentView => ({
   updateLabels: [],
   transcript: [],
   stepStart: { text: 0, reasoning: 0, transcript: 0, presentation: 0 },
+  subagents: [],
 });
 
 /** Cut for reasons and messages in the timeline (the transcript keeps them whole). */

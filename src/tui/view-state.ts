@@ -3,6 +3,7 @@ import { reduceRunState } from '../types/run-state.js';
 import { isVoteBeingWritten, reduceSteeringEvent, reduceVoteWriting } from './reduce-steering-events.js';
 import { reduceStreamEvent } from './reduce-stream-events.js';
 import { reduceToolEvent } from './reduce-tool-events.js';
+import { reduceSubagentEvent } from './reduce-subagent-events.js';
 import {
   agentEntry,
   detail,
@@ -130,6 +131,10 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
     case 'mcp.server.failed':
     case 'planning.tools.classified':
       return reduceToolEvent(state, event);
+    case 'subagent.started':
+    case 'subagent.event':
+    case 'subagent.finished':
+      return reduceSubagentEvent(state, event);
 
     case 'workflow.rejected':
       return agentEntry(

@@ -93,6 +93,16 @@ export interface AgentView {
   transcript: TranscriptEntry[];
   /** Lengths at the start of the current model call: a retry cuts the partial output back to them. */
   stepStart: { text: number; reasoning: number; transcript: number; presentation: number };
+  /** The agent's subagents, in the order spawned (docs/subagents.md): one panel line each. */
+  subagents: SubagentView[];
+}
+
+/** One subagent as its parent's panel shows it. */
+export interface SubagentView {
+  id: string;
+  task: string;
+  state: 'running' | 'completed' | 'failed' | 'timeout' | 'cancelled';
+  costUsd: number;
 }
 
 export type TimelineKind =
@@ -115,6 +125,7 @@ export type TimelineKind =
   | 'finished'
   | 'mcp-ready'
   | 'mcp-failed'
+  | 'subagent'
   | 'warning'
   | 'planning'
   | 'approval'

@@ -8,6 +8,7 @@ import {
   permissionEventSchemas,
 } from './permission-events.js';
 import { steeringEventSchemas } from './steering-events.js';
+import { subagentEventSchemas } from './subagent-events.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -460,6 +461,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ...qualityEventSchemas,
   ...steeringEventSchemas,
   ...permissionEventSchemas,
+  ...subagentEventSchemas,
 ]);
 
 /** Every event a run emits. Discriminate on `type`. */

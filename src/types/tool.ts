@@ -28,13 +28,24 @@ export interface ToolResult {
 }
 
 /** The events a tool registry may emit itself (server health); everything else is the orchestrator's. */
-export type ToolEventInput = Extract<RunEventInput, { type: 'mcp.server.ready' | 'mcp.server.failed' }>;
+export type ToolEventInput = Extract<
+  RunEventInput,
+  {
+    type:
+      'mcp.server.ready' | 'mcp.server.failed' | 'subagent.started' | 'subagent.event' | 'subagent.finished';
+  }
+>;
 
 /** Handed to {@link ToolRegistry.start}: who owns the registry, and where its events go. */
 export interface ToolLifecycleContext {
   agentId: string;
   signal: AbortSignal;
   emit(event: ToolEventInput): void;
+  /**
+   * Dollars the agent's tools spent outside a tool call (a background subagent's run): added to the
+   * agent's cost and the run's budget (`max_cost_usd`) as they are spent.
+   */
+  addCost?(dollars: number): void;
 }
 
 /**

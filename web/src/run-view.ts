@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../src/types/events.js';
+import { isSubagentEvent, reduceSubagentRuns, type SubagentRun } from './subagent-runs.js';
 import type { MediaRef } from '../../src/types/media.js';
 import {
   initialRunState,
@@ -105,6 +106,8 @@ export interface RunView {
   fileChanges: number;
   /** The permission ledger and the review of the winner's changes (permissions-view.ts). */
   permissions: PermissionsView;
+  /** Subagents by the agent that spawned them, each with its own run view (subagent-runs.ts). */
+  subagents: Record<string, SubagentRun<RunView>[]>;
   lastSeq: number;
 }
 
@@ -120,6 +123,7 @@ export const initialRunView = (): RunView => ({
   answerNow: null,
   fileChanges: 0,
   permissions: initialPermissionsView(),
+  subagents: {},
   lastSeq: -1,
 });
 
@@ -159,6 +163,9 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
     permissions: reducePermissions(previous.permissions, event),
     lastSeq: event.seq,
   };
+  if (isSubagentEvent(event)) {
+    return { ...view, subagents: reduceSubagentRuns(view.subagents, event, initialRunView, reduceRunView) };
+  }
   switch (event.type) {
     case 'human.message': {
       const text = `${sender(event.source)} → ${event.target ?? 'all agents'}: ${event.text}`;

@@ -2,7 +2,9 @@ import { useId, useState } from 'react';
 import type { AgentState, AnswerRecord } from '../../../src/types/run-state.js';
 import { formatAgentsCost } from '../../../src/util/cost-text.js';
 import { votesText } from '../answers.js';
-import type { AgentStream, TurnView } from '../run-view.js';
+import type { AgentStream, RunView, TurnView } from '../run-view.js';
+import type { SubagentRun } from '../subagent-runs.js';
+import { SubagentList } from './subagent-list.js';
 import { AnswerVersions } from './answer-versions.js';
 import { MarkdownBlock } from './markdown-block.js';
 import { LatestScreenshot } from './latest-screenshot.js';
@@ -20,6 +22,7 @@ export function AgentPanel({
   votes,
   winner,
   runId,
+  subagents = [],
 }: {
   agent: AgentState;
   stream: AgentStream | undefined;
@@ -29,6 +32,8 @@ export function AgentPanel({
   winner: boolean;
   /** For the latest screenshot of the agent's desktop (`tools.computer`), read from its workspace. */
   runId?: string;
+  /** The subagents it spawned, each with its own run (docs/subagents.md). */
+  subagents?: readonly SubagentRun<RunView>[];
 }) {
   const [open, setOpen] = useState(false);
   const versionsId = useId();
@@ -77,6 +82,7 @@ export function AgentPanel({
         {agent.usage.outputTokens.toLocaleString('en')} out)
         {` · ${formatAgentsCost([agent])}`}
       </p>
+      <SubagentList runs={subagents} />
       {open && latest ? (
         <AnswerVersions agentId={agent.agentId} versions={versions} id={versionsId} />
       ) : (

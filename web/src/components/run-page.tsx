@@ -209,6 +209,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
               votes={tallies[agent.agentId] ?? 0}
               winner={run.winnerId === agent.agentId}
               runId={runId}
+              subagents={view.subagents[agent.agentId]}
             />
           ))}
         </div>
