@@ -15,6 +15,8 @@ const folders = [
   'bridge',
   'memory',
   'skills',
+  'task-plan',
+  'ask-others',
   'app',
   'batch',
   'queue',
@@ -107,6 +109,9 @@ export default tseslint.config(
   layer('memory', ['types', 'util', 'tools', 'config']),
   // Agent Skills: SKILL.md discovery, the load_skill tool, proposed skills (docs/skills.md).
   layer('skills', ['types', 'util', 'tools']),
+  // An agent's own work: task plans (docs/task-plans.md) and ask_others (docs/ask-others.md).
+  layer('task-plan', ['types', 'util', 'tools']),
+  layer('ask-others', ['types', 'util', 'tools']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above).
   layer('app', folders.slice(0, folders.indexOf('app'))),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.

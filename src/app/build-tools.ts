@@ -257,6 +257,7 @@ export function buildToolRegistry(
     const media = loadedFeature(features.mediaGeneration, 'mediaGeneration')(agent, sandbox);
     if (media) providers.push(media);
   }
+  if (features.taskPlan) providers.push(features.taskPlan(sandbox?.workspace ?? null));
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
     const provider = lazyMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.

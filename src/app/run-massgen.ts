@@ -308,7 +308,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
       warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
-      const features = await loadToolFeatures(config, skills);
+      const features = await loadToolFeatures(config, skills, options.previousWorkspace ?? null);
       agents = buildAgentSpecs(config, env, {
         features,
         custom,

@@ -12,6 +12,7 @@ import type { browserToolProvider } from './browser-provider.js';
 import type { computerToolProvider } from './computer-provider.js';
 import type { mediaGenerationToolProvider } from './media-generation-provider.js';
 import type { skillsToolProvider } from './skills-tools.js';
+import type { ToolProvider } from '../tools/tool-provider.js';
 
 /** What {@link loadToolFeatures} imported: only the parts the run's config uses. */
 export interface ToolFeatures {
@@ -19,6 +20,8 @@ export interface ToolFeatures {
   browser?: typeof browserToolProvider;
   computer?: typeof computerToolProvider;
   mediaGeneration?: typeof mediaGenerationToolProvider;
+  /** `enable_agent_task_planning`: the planning tools of an agent with this workspace (docs/task-plans.md). */
+  taskPlan?: (workspace: string | null) => ToolProvider;
 }
 
 /** Whether any agent asks for media generation (MassGen's `enable_*_generation` keys). */
@@ -40,12 +43,16 @@ export function configUsesSkills(config: MassGenConfig): boolean {
 export async function loadToolFeatures(
   config: MassGenConfig,
   skills: RunSkills | null,
+  /** The previous turn's result in a session (its task plans carry over). */
+  previousWorkspace: string | null = null,
 ): Promise<ToolFeatures> {
-  const [skillsModules, browser, computer, media] = await Promise.all([
+  const coordination = config.orchestrator.coordination;
+  const [skillsModules, browser, computer, media, taskPlan] = await Promise.all([
     skills ? Promise.all([import('../skills/index.js'), import('./skills-tools.js')]) : undefined,
     config.tools.browser ? import('./browser-provider.js') : undefined,
     config.tools.computer ? import('./computer-provider.js') : undefined,
     configUsesMediaGeneration(config) ? import('./media-generation-provider.js') : undefined,
+    coordination.enable_agent_task_planning ? import('../task-plan/index.js') : undefined,
   ]);
   return {
     ...(skillsModules
@@ -59,6 +66,17 @@ export async function loadToolFeatures(
     ...(browser ? { browser: browser.browserToolProvider } : {}),
     ...(computer ? { computer: computer.computerToolProvider } : {}),
     ...(media ? { mediaGeneration: media.mediaGenerationToolProvider } : {}),
+    ...(taskPlan
+      ? {
+          taskPlan: (workspace: string | null) =>
+            taskPlan.taskPlanToolProvider({
+              workspace,
+              markdown: coordination.task_planning_filesystem_mode,
+              maxTasks: coordination.max_tasks_per_plan,
+              previousWorkspace,
+            }),
+        }
+      : {}),
   };
 }
 

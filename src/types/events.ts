@@ -8,6 +8,7 @@ import {
   permissionEventSchemas,
 } from './permission-events.js';
 import { steeringEventSchemas } from './steering-events.js';
+import { agentWorkEventSchemas } from './agent-work-events.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -439,6 +440,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ...qualityEventSchemas,
   ...steeringEventSchemas,
   ...permissionEventSchemas,
+  ...agentWorkEventSchemas,
 ]);
 
 /** Every event a run emits. Discriminate on `type`. */

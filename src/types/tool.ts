@@ -27,8 +27,21 @@ export interface ToolResult {
   costUsd?: number;
 }
 
-/** The events a tool registry may emit itself (server health); everything else is the orchestrator's. */
-export type ToolEventInput = Extract<RunEventInput, { type: 'mcp.server.ready' | 'mcp.server.failed' }>;
+/**
+ * The events a tool registry may emit itself (server health, an agent's task plan, its questions to
+ * others); everything else is the orchestrator's.
+ */
+export type ToolEventInput = Extract<
+  RunEventInput,
+  {
+    type:
+      | 'mcp.server.ready'
+      | 'mcp.server.failed'
+      | 'task_plan.changed'
+      | 'ask_others.asked'
+      | 'ask_others.answered';
+  }
+>;
 
 /** Handed to {@link ToolRegistry.start}: who owns the registry, and where its events go. */
 export interface ToolLifecycleContext {

@@ -1,3 +1,4 @@
+import type { Task } from '../../src/types/agent-work-events.js';
 import type { RunEvent } from '../../src/types/events.js';
 import type { MediaRef } from '../../src/types/media.js';
 import {
@@ -105,6 +106,8 @@ export interface RunView {
   fileChanges: number;
   /** The permission ledger and the review of the winner's changes (permissions-view.ts). */
   permissions: PermissionsView;
+  /** Each agent's task plan as it stands (`task_plan.changed`, docs/task-plans.md). */
+  plans: Record<string, Task[]>;
   lastSeq: number;
 }
 
@@ -120,6 +123,7 @@ export const initialRunView = (): RunView => ({
   answerNow: null,
   fileChanges: 0,
   permissions: initialPermissionsView(),
+  plans: {},
   lastSeq: -1,
 });
 
@@ -213,6 +217,18 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
       );
     case 'run.warning':
       return note(view, event, `warning: ${event.message}`);
+    case 'task_plan.changed': {
+      const done = event.tasks.filter((t) => t.status === 'completed').length;
+      return note(
+        {
+          ...view,
+          plans: { ...view.plans, [event.agentId]: event.tasks },
+          fileChanges: view.fileChanges + 1,
+        },
+        event,
+        `task plan ${event.action === 'restored' ? 'carried over' : event.action.replaceAll('_', ' ')}: ${done}/${event.tasks.length} done`,
+      );
+    }
     case 'agent.turn.started':
       return note(
         withStream(view, event.agentId, (s) => ({ ...s, turns: [...s.turns, emptyTurn(event.turn)] })),

@@ -206,6 +206,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
               votes={tallies[agent.agentId] ?? 0}
               winner={run.winnerId === agent.agentId}
               runId={runId}
+              plan={view.plans[agent.agentId]}
             />
           ))}
         </div>
