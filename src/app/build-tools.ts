@@ -258,6 +258,7 @@ export function buildToolRegistry(
     if (media) providers.push(media);
   }
   if (features.taskPlan) providers.push(features.taskPlan(sandbox?.workspace ?? null));
+  if (features.askOthers) providers.push(features.askOthers.toolProvider(agent.id));
   for (const [name, server] of Object.entries(backend.mcp_servers)) {
     const provider = lazyMcpToolProvider(name, mcpSettings(server, baseDir, sandbox));
     // With a workspace, MCP path arguments obey the same policy as the built-in tools.

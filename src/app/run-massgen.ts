@@ -41,6 +41,7 @@ import { buildAgentSpecs, prepareBackends, type Env } from './build-agents.js';
 import { loadAgentCustomTools, type ToolsByAgent } from './build-tools.js';
 import type { RunSkills } from './agent-skills.js';
 import { configUsesSkills, loadToolFeatures } from './tool-features.js';
+import type { AskOthersDesk } from '../ask-others/index.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
 import { prepareSandboxes } from './sandboxes.js';
 import { loadExternalAgents } from './external-agents.js';
@@ -191,7 +192,15 @@ export interface PreparedRun {
   steer(message: SteeringMessage): SteerResult;
   /** Stops coordination and presents the best current answer (`coordination.answer_now`). */
   answerNow(source?: SteeringSource): AnswerNowResult;
+  /**
+   * The human's answer to an `ask_others` question (`ask_others.asked` with `mode: human`); `source`
+   * is recorded (`web`, `terminal`, `api`). See docs/ask-others.md.
+   */
+  answerQuestion(questionId: string, text: string, source?: string): AnswerQuestionResult;
 }
+
+/** What {@link PreparedRun.answerQuestion} says. */
+export type AnswerQuestionResult = ReturnType<AskOthersDesk['answer']>;
 
 function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenConfig {
   if (typeof options.config === 'string') return loadConfigFile(options.config, { env, cwd });
@@ -256,6 +265,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   let workspaces: RunWorkspaces | null = null;
   let warnings: RunWarning[] = [];
   let skills: RunSkills | null = null;
+  let askOthers: AskOthersDesk | null = null;
   const reviews = new ReviewDesk(options.review ?? 'apply');
   if (!agents) {
     try {
@@ -308,7 +318,14 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       externalClosers.push(pythonAgents.close);
       for (const [index, agent] of pythonAgents.agents) externals.set(index, agent);
       warnings = [...warnings, ...pythonAgents.warnings, ...harnessWarnings(config, env)];
-      const features = await loadToolFeatures(config, skills, options.previousWorkspace ?? null);
+      // ask_others: a peer answers with its own model, once the agents below are built.
+      const features = await loadToolFeatures(
+        config,
+        skills,
+        options.previousWorkspace ?? null,
+        () => agents ?? [],
+      );
+      askOthers = features.askOthers ?? null;
       agents = buildAgentSpecs(config, env, {
         features,
         custom,
@@ -423,6 +440,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     const record = (event: RunEvent) => {
       writer?.handle(event);
       memory?.observe(event);
+      askOthers?.observe(event);
       if (event.type === 'run.finished') finished = event;
       options.onEvent?.(event);
     };
@@ -482,6 +500,12 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     respondToReview: (reviewId, files, by) => reviews.respond(reviewId, files, by),
     steer: (message) => live?.steer(message) ?? notStarted,
     answerNow: (source) => live?.answerNow(source) ?? notStarted,
+    answerQuestion: (questionId, text, source) =>
+      askOthers?.answer(questionId, text, source) ?? {
+        accepted: false,
+        reason: 'unknown_question',
+        message: 'this run does not ask the human (coordination.broadcast: human)',
+      },
   };
 }
 

@@ -13,6 +13,7 @@ import type { computerToolProvider } from './computer-provider.js';
 import type { mediaGenerationToolProvider } from './media-generation-provider.js';
 import type { skillsToolProvider } from './skills-tools.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
+import type { AskOthersDesk, PeerModel } from '../ask-others/index.js';
 
 /** What {@link loadToolFeatures} imported: only the parts the run's config uses. */
 export interface ToolFeatures {
@@ -22,6 +23,8 @@ export interface ToolFeatures {
   mediaGeneration?: typeof mediaGenerationToolProvider;
   /** `enable_agent_task_planning`: the planning tools of an agent with this workspace (docs/task-plans.md). */
   taskPlan?: (workspace: string | null) => ToolProvider;
+  /** `coordination.broadcast`: the run's `ask_others` desk (docs/ask-others.md). */
+  askOthers?: AskOthersDesk;
 }
 
 /** Whether any agent asks for media generation (MassGen's `enable_*_generation` keys). */
@@ -45,14 +48,17 @@ export async function loadToolFeatures(
   skills: RunSkills | null,
   /** The previous turn's result in a session (its task plans carry over). */
   previousWorkspace: string | null = null,
+  /** The run's agents once built: a peer answers `ask_others` with its own model. */
+  peers: () => readonly PeerModel[] = () => [],
 ): Promise<ToolFeatures> {
   const coordination = config.orchestrator.coordination;
-  const [skillsModules, browser, computer, media, taskPlan] = await Promise.all([
+  const [skillsModules, browser, computer, media, taskPlan, askOthers] = await Promise.all([
     skills ? Promise.all([import('../skills/index.js'), import('./skills-tools.js')]) : undefined,
     config.tools.browser ? import('./browser-provider.js') : undefined,
     config.tools.computer ? import('./computer-provider.js') : undefined,
     configUsesMediaGeneration(config) ? import('./media-generation-provider.js') : undefined,
     coordination.enable_agent_task_planning ? import('../task-plan/index.js') : undefined,
+    coordination.broadcast ? import('../ask-others/index.js') : undefined,
   ]);
   return {
     ...(skillsModules
@@ -75,6 +81,17 @@ export async function loadToolFeatures(
               maxTasks: coordination.max_tasks_per_plan,
               previousWorkspace,
             }),
+        }
+      : {}),
+    ...(askOthers && coordination.broadcast
+      ? {
+          askOthers: new askOthers.AskOthersDesk({
+            mode: coordination.broadcast,
+            timeoutMs: coordination.broadcast_timeout * 1000,
+            maxPerAgent: coordination.max_broadcasts_per_agent,
+            agentIds: config.agents.map((a) => a.id),
+            respond: askOthers.peerResponder(peers),
+          }),
         }
       : {}),
   };

@@ -299,7 +299,7 @@ export const CoordinationConfigSchema = z.strictObject({
   enable_memory_filesystem_mode: z.boolean().default(false),
   /** The checklist gate (`voting_sensitivity: checklist_gated`): criteria, preset, pass mark. */
   ...checklistCoordinationKeys,
-  /** Task plans and ask_others (docs/task-plans.md). */
+  /** Task plans and ask_others (docs/task-plans.md, docs/ask-others.md). */
   ...agentWorkCoordinationKeys,
 });
 

@@ -25,6 +25,11 @@ export interface ToolResult {
    * cost and the run's budget (`max_cost_usd`).
    */
   costUsd?: number;
+  /**
+   * Dollars other agents' models spent for this call (`ask_others`: each asked peer's extra call), by
+   * agent id: added to those agents' costs and the run's budget, not the caller's.
+   */
+  peerCosts?: Readonly<Record<string, number>>;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import {
   AnswerNowRequestSchema,
+  QuestionAnswerRequestSchema,
   SteeringMessageRequestSchema,
   type ApiErrorBody,
   type SteeringResponse,
@@ -52,6 +53,14 @@ export function registerSteeringRoutes(app: Hono, hub: RunHub, cwd: string): voi
     if ('error' in parsed) return c.json({ error: parsed.error }, 400);
     const { text, agentId } = parsed.value;
     return reply(c, id, hub.steer(id, { text, ...(agentId === undefined ? {} : { agentId }) }));
+  });
+
+  // The human's answer to an ask_others question (docs/ask-others.md); 409 when it is no longer waiting.
+  app.post('/api/runs/:id/questions/:questionId', async (c) => {
+    const id = c.req.param('id');
+    const parsed = await parse(c, QuestionAnswerRequestSchema);
+    if ('error' in parsed) return c.json({ error: parsed.error }, 400);
+    return reply(c, id, hub.answerQuestion(id, c.req.param('questionId'), parsed.value.text));
   });
 
   app.post('/api/runs/:id/answer-now', async (c) => {
