@@ -197,6 +197,8 @@ export interface PreparedRun {
    * is recorded (`web`, `terminal`, `api`). See docs/ask-others.md.
    */
   answerQuestion(questionId: string, text: string, source?: string): AnswerQuestionResult;
+  /** The `ask_others` questions waiting for the human now, oldest first. */
+  pendingQuestions(): { questionId: string; agentId: string }[];
 }
 
 /** What {@link PreparedRun.answerQuestion} says. */
@@ -506,6 +508,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
         reason: 'unknown_question',
         message: 'this run does not ask the human (coordination.broadcast: human)',
       },
+    pendingQuestions: () => askOthers?.pendingQuestions() ?? [],
   };
 }
 

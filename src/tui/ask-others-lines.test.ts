@@ -28,7 +28,7 @@ describe('ask_others in the live view', () => {
     });
     for (const event of b.events) store.handle(event);
     const lines = store.current().view.timeline.map((t) => t.text);
-    expect(lines).toContain('QUESTION from gpt to you: Which port?␛]0;PWNED␇␛[2J');
+    expect(lines).toContain('QUESTION from gpt to you (press m to answer): Which port?␛]0;PWNED␇␛[2J');
     expect(lines).toContain('ANSWER to gpt from you: 8080␛[31m');
     expect(lines.join('\n')).not.toContain('\x1b');
   });

@@ -227,7 +227,7 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
         state,
         event,
         'human',
-        `QUESTION from ${event.agentId} to ${event.mode === 'human' ? 'you' : event.targets.join(', ')}: ${detail(event.question)}`,
+        `QUESTION from ${event.agentId} to ${event.mode === 'human' ? 'you (press m to answer)' : event.targets.join(', ')}: ${detail(event.question)}`,
       );
     case 'ask_others.answered':
       return timeline(
