@@ -19,6 +19,8 @@ const folders = [
   'compression',
   'hooks',
   'project-instructions',
+  'task-plan',
+  'ask-others',
   'app',
   'subagents',
   'batch',
@@ -53,6 +55,7 @@ const capabilityFolders = [
   'tools/browser',
   'tools/computer',
   'tools/media-generation',
+  'task-plan',
 ];
 
 /** Only the descriptor of each capability folder (for the composition root). */
@@ -148,6 +151,9 @@ export default tseslint.config(
   layer('hooks', ['types', 'util', 'tools', 'config']),
   // AGENTS.md / CLAUDE.md for the agents, and `@path` in a question (docs/hooks.md).
   layer('project-instructions', ['types', 'util', 'tools', 'config']),
+  // An agent's own work: task plans (docs/task-plans.md) and ask_others (docs/ask-others.md).
+  layer('task-plan', ['types', 'util', 'tools', 'capability', 'config']),
+  layer('ask-others', ['types', 'util', 'tools', 'capability', 'config']),
   // The composition root sees every layer beneath it (folders lists them in order, app first above),
   // and of each capability only its descriptor.
   layer('app', folders.slice(0, folders.indexOf('app')), { also: descriptorsOnly }),

@@ -6,6 +6,7 @@ import { browserCapability } from '../tools/browser/capability.js';
 import { computerCapability } from '../tools/computer/capability.js';
 import { libraryToolsCapability } from '../tools/custom/capability.js';
 import { mediaGenerationCapability } from '../tools/media-generation/capability.js';
+import { taskPlanCapability } from '../task-plan/capability.js';
 
 /**
  * Subagents (docs/subagents.md): each is a whole run started through this layer, so their folder sits
@@ -37,4 +38,5 @@ export const builtInCapabilities: readonly Capability[] = [
   mediaGenerationCapability,
   externalAgentsCapability,
   subagentsCapability,
+  taskPlanCapability,
 ];

@@ -1,3 +1,4 @@
+import type { AskOthersDesk } from '../ask-others/index.js';
 import type { Capability } from '../capability/index.js';
 import type { MassGenConfig } from '../config/index.js';
 import type { AgentSpec, HistoryTurn, StepRequest } from '../coordination/index.js';
@@ -159,4 +160,14 @@ export interface PreparedRun {
   steer(message: SteeringMessage): SteerResult;
   /** Stops coordination and presents the best current answer (`coordination.answer_now`). */
   answerNow(source?: SteeringSource): AnswerNowResult;
+  /**
+   * The human's answer to an `ask_others` question (`ask_others.asked` with `mode: human`); `source`
+   * is recorded (`web`, `terminal`, `api`). See docs/ask-others.md.
+   */
+  answerQuestion(questionId: string, text: string, source?: string): AnswerQuestionResult;
+  /** The `ask_others` questions waiting for the human now, oldest first. */
+  pendingQuestions(): { questionId: string; agentId: string }[];
 }
+
+/** What {@link PreparedRun.answerQuestion} says. */
+export type AnswerQuestionResult = ReturnType<AskOthersDesk['answer']>;

@@ -8,6 +8,7 @@ import { assembleRun, runBase, type AssembledRun, type RunBase } from './assembl
 import { coordinationSettings } from './coordination-settings.js';
 import type { MassGenOptions, PreparedRun } from './massgen-options.js';
 import { withAllConfigProblems } from './all-config-problems.js';
+import { askOthersSetup } from './ask-others-setup.js';
 import { dotEnvFiles } from '../config/config-discovery.js';
 import { startRunHooks } from './run-hooks-setup.js';
 import { ReviewDesk } from './review-desk.js';
@@ -48,7 +49,17 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   });
   const reviews = new ReviewDesk(options.review ?? 'apply');
   const scrubber = runScrubber(config, env);
-  const run = await assembleRun(base, options, { attached, reviewer: reviews.reviewer, scrubber });
+  // ask_others (docs/ask-others.md): a peer answers with its own model, once the agents are built.
+  let assembled: AssembledRun | null = null;
+  const askOthers = await askOthersSetup(config, () => assembled?.agents ?? []);
+  const run = await assembleRun(
+    base,
+    askOthers
+      ? { ...options, capabilities: [...(options.capabilities ?? []), askOthers.capability] }
+      : options,
+    { attached, reviewer: reviews.reviewer, scrubber },
+  );
+  assembled = run;
   // Hooks (docs/hooks.md): UserPromptSubmit runs now, before any request, and may refuse the question.
   const hooks = await startRunHooks(config, {
     cwd,
@@ -136,6 +147,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     respondToReview: (reviewId, files, by) => reviews.respond(reviewId, files, by),
     steer: (message) => (live as RunStream | null)?.steer(message) ?? notStarted,
     answerNow: (source) => (live as RunStream | null)?.answerNow(source) ?? notStarted,
+    answerQuestion: (questionId, text, source) =>
+      askOthers?.desk.answer(questionId, text, source) ?? {
+        accepted: false,
+        reason: 'unknown_question',
+        message: 'this run does not ask the human (coordination.broadcast: human)',
+      },
+    pendingQuestions: () => askOthers?.desk.pendingQuestions() ?? [],
   };
 }
 

@@ -89,6 +89,8 @@ export interface CapabilityOptions {
   step?: unknown;
   /** Earlier turns of a session. */
   history?: readonly unknown[] | undefined;
+  /** The previous turn's winning workspace in a session (what it left carries over). */
+  previousWorkspace?: string | null | undefined;
 }
 
 /** What {@link CapabilityModule.prepare} is given: the run as the app has assembled it so far. */

@@ -99,8 +99,14 @@ export function createRunView(io: RunViewIo, options: RunViewOptions, prepared: 
             : { approved: false, reason: USER_DENIED_REASON, by: 'terminal' },
         ),
       // Steering from the keyboard: `m` writes to the agents, `a` asks for the answer now.
-      onMessage: (text, agentId) =>
-        outcome(prepared.steer({ text, source: 'terminal', ...(agentId === null ? {} : { agentId }) })),
+      // While an agent's ask_others question waits for the human, the message answers it instead.
+      onMessage: (text, agentId) => {
+        const waiting = prepared.pendingQuestions()[0];
+        if (waiting) return outcome(prepared.answerQuestion(waiting.questionId, text, 'terminal'));
+        return outcome(
+          prepared.steer({ text, source: 'terminal', ...(agentId === null ? {} : { agentId }) }),
+        );
+      },
       onAnswerNow: () => outcome(prepared.answerNow('terminal')),
     });
     live = true;

@@ -128,18 +128,6 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     kind: 'unsupported',
     note: 'DSPy question paraphrasing is not supported; see orchestrator.paraphrase',
   },
-  'orchestrator.coordination.enable_agent_task_planning': {
-    kind: 'unsupported',
-    note: 'task planning tools are not supported',
-  },
-  'orchestrator.coordination.task_planning_filesystem_mode': {
-    kind: 'unsupported',
-    note: 'task planning tools are not supported',
-  },
-  'orchestrator.coordination.max_tasks_per_plan': {
-    kind: 'unsupported',
-    note: 'task planning tools are not supported',
-  },
   // Converted before the table applies (massgen-compat-skills.ts); the rows document them.
   'orchestrator.coordination.use_skills': {
     kind: 'automatic',

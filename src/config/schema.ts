@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isRecord } from '../util/guards.js';
 import { isShownName } from './config-path.js';
 import { checklistCoordinationKeys, qualityOrchestratorKeys } from './quality-schema.js';
+import { agentWorkCoordinationKeys } from './agent-work-schema.js';
 import { byteSizeSchema } from './byte-size.js';
 import { MemoryConfigSchema } from './memory-schema.js';
 import { PermissionRulesSchema, WriteModeSchema } from './permission-schema.js';
@@ -331,6 +332,8 @@ export const CoordinationConfigSchema = z.strictObject({
   ...subagentCoordinationKeys,
   /** The checklist gate (`voting_sensitivity: checklist_gated`): criteria, preset, pass mark. */
   ...checklistCoordinationKeys,
+  /** Task plans and ask_others (docs/task-plans.md, docs/ask-others.md). */
+  ...agentWorkCoordinationKeys,
 });
 
 /** A folder of the user's own, visible to every agent. */

@@ -51,6 +51,7 @@ export async function executeToolCalls(
     let deferred = false;
     let media: readonly MediaPart[] = [];
     let costUsd = 0;
+    let peerCosts: Readonly<Record<string, number>> = {};
     if (!offered.has(call.name)) {
       content = enforcement.unknownTool(call.name);
       isError = true;
@@ -74,6 +75,7 @@ export async function executeToolCalls(
           isError = result.isError ?? false;
           media = result.media ?? [];
           costUsd = result.costUsd ?? 0;
+          peerCosts = result.peerCosts ?? {};
         } catch (error) {
           if (signal.aborted) throw signal.reason;
           content = `Tool ${call.name} failed: ${describeError(error)}`;
@@ -94,6 +96,7 @@ export async function executeToolCalls(
     // A tool may echo a secret (an env dump, a config file): the model must never read it.
     content = ctx.scrub(content);
     if (costUsd > 0) ctx.addToolCost(agentId, costUsd);
+    for (const [peer, dollars] of Object.entries(peerCosts)) if (dollars > 0) ctx.addToolCost(peer, dollars);
     const seen = ctx.mediaFor(agentId, media);
     if (seen.note) content += `\n\n${seen.note}`;
     ctx.emit({

@@ -105,6 +105,7 @@ export function createAgentToolRegistry(options: AgentToolRegistryOptions): Tool
         // Media and provider cost pass through untouched: the core filters media per model and adds cost.
         ...(result.media && result.media.length > 0 ? { media: result.media } : {}),
         ...(result.costUsd !== undefined && result.costUsd > 0 ? { costUsd: result.costUsd } : {}),
+        ...(result.peerCosts ? { peerCosts: result.peerCosts } : {}),
       };
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;

@@ -125,6 +125,23 @@ export function reduceView(previous: ViewState, event: RunEvent): ViewState {
     case 'human.message.delivered':
     case 'coordination.answer_now':
       return reduceSteeringEvent(state, event);
+    // ask_others (docs/ask-others.md): each question and answer is a timeline line.
+    case 'ask_others.asked':
+      return timeline(
+        state,
+        event,
+        'human',
+        `QUESTION from ${event.agentId} to ${event.mode === 'human' ? 'you (press m to answer)' : event.targets.join(', ')}: ${detail(event.question)}`,
+      );
+    case 'ask_others.answered':
+      return timeline(
+        state,
+        event,
+        'human',
+        event.outcome === 'answered'
+          ? `ANSWER to ${event.agentId} from ${event.from === 'human' ? 'you' : event.from}: ${detail(event.answer ?? '')}`
+          : `NO ANSWER to ${event.agentId}${event.from ? ` from ${event.from}` : ''} (${event.outcome})`,
+      );
     case 'tool.approval.requested':
     case 'tool.approval.resolved':
     case 'mcp.server.ready':

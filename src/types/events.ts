@@ -9,6 +9,7 @@ import {
 } from './permission-events.js';
 import { steeringEventSchemas } from './steering-events.js';
 import { subagentEventSchemas } from './subagent-events.js';
+import { agentWorkEventSchemas } from './agent-work-events.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -462,6 +463,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   ...steeringEventSchemas,
   ...permissionEventSchemas,
   ...subagentEventSchemas,
+  ...agentWorkEventSchemas,
 ]);
 
 /** Every event a run emits. Discriminate on `type`. */

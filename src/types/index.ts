@@ -8,6 +8,7 @@ export * from './events.js';
 export * from './quality-events.js';
 export * from './permission-events.js';
 export * from './steering-events.js';
+export * from './agent-work-events.js';
 export * from './quality-state.js';
 export * from './run-state.js';
 export * from './run-result.js';

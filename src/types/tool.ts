@@ -25,14 +25,29 @@ export interface ToolResult {
    * cost and the run's budget (`max_cost_usd`).
    */
   costUsd?: number;
+  /**
+   * Dollars other agents' models spent for this call (`ask_others`: each asked peer's extra call), by
+   * agent id: added to those agents' costs and the run's budget, not the caller's.
+   */
+  peerCosts?: Readonly<Record<string, number>>;
 }
 
-/** The events a tool registry may emit itself (server health); everything else is the orchestrator's. */
+/**
+ * The events a tool registry may emit itself (server health, an agent's task plan, its questions to
+ * others, its subagents); everything else is the orchestrator's.
+ */
 export type ToolEventInput = Extract<
   RunEventInput,
   {
     type:
-      'mcp.server.ready' | 'mcp.server.failed' | 'subagent.started' | 'subagent.event' | 'subagent.finished';
+      | 'mcp.server.ready'
+      | 'mcp.server.failed'
+      | 'task_plan.changed'
+      | 'ask_others.asked'
+      | 'ask_others.answered'
+      | 'subagent.started'
+      | 'subagent.event'
+      | 'subagent.finished';
   }
 >;
 

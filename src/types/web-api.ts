@@ -67,6 +67,12 @@ export const SteeringMessageRequestSchema = z.strictObject({
 });
 export type SteeringMessageRequest = z.infer<typeof SteeringMessageRequestSchema>;
 
+/** `POST /api/runs/:id/questions/:questionId`: the human's answer to an `ask_others` question. */
+export const QuestionAnswerRequestSchema = z.strictObject({
+  text: z.string().refine((text) => text.trim().length > 0, 'the answer is empty'),
+});
+export type QuestionAnswerRequest = z.infer<typeof QuestionAnswerRequestSchema>;
+
 /** `POST /api/runs/:id/answer-now`: an empty object. */
 export const AnswerNowRequestSchema = z.strictObject({});
 export type AnswerNowRequest = z.infer<typeof AnswerNowRequestSchema>;

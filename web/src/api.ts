@@ -1,6 +1,7 @@
 import type { RunEvent } from '../../src/types/events.js';
 import type {
   AnswerNowRequest,
+  QuestionAnswerRequest,
   ApprovalRequest,
   ConfigsResponse,
   FileEntry,
@@ -89,6 +90,13 @@ export const api = {
       text,
       ...(agentId ? { agentId } : {}),
     } satisfies SteeringMessageRequest),
+  /** The human's answer to an agent's `ask_others` question. */
+  answerQuestion: (id: string, questionId: string, text: string) =>
+    call<SteeringResponse>(
+      'POST',
+      `/api/runs/${encodeURIComponent(id)}/questions/${encodeURIComponent(questionId)}`,
+      { text } satisfies QuestionAnswerRequest,
+    ),
   /** Stops coordination and has the best answer so far presented. */
   answerNow: (id: string) =>
     call<SteeringResponse>(

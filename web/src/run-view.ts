@@ -1,3 +1,4 @@
+import type { Task } from '../../src/types/agent-work-events.js';
 import type { RunEvent } from '../../src/types/events.js';
 import { isSubagentEvent, reduceSubagentRuns, type SubagentRun } from './subagent-runs.js';
 import type { MediaRef } from '../../src/types/media.js';
@@ -88,6 +89,14 @@ export interface PendingApproval {
   arguments: string;
 }
 
+/** An agent's question to the human (`ask_others` with `broadcast: human`), until it is answered or times out. */
+export interface OpenQuestion {
+  questionId: string;
+  agentId: string;
+  question: string;
+  deadline: number;
+}
+
 export interface RunView {
   run: RunState;
   /** The files the user attached to the question (`run.started.attachments`). */
@@ -108,6 +117,10 @@ export interface RunView {
   permissions: PermissionsView;
   /** Subagents by the agent that spawned them, each with its own run view (subagent-runs.ts). */
   subagents: Record<string, SubagentRun<RunView>[]>;
+  /** Each agent's task plan as it stands (`task_plan.changed`, docs/task-plans.md). */
+  plans: Record<string, Task[]>;
+  /** `ask_others` questions for the human still waiting for an answer (docs/ask-others.md). */
+  questions: OpenQuestion[];
   lastSeq: number;
 }
 
@@ -124,6 +137,8 @@ export const initialRunView = (): RunView => ({
   fileChanges: 0,
   permissions: initialPermissionsView(),
   subagents: {},
+  plans: {},
+  questions: [],
   lastSeq: -1,
 });
 
@@ -220,6 +235,45 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
       );
     case 'run.warning':
       return note(view, event, `warning: ${event.message}`);
+    case 'ask_others.asked':
+      return note(
+        event.mode === 'human'
+          ? {
+              ...view,
+              questions: [
+                ...view.questions,
+                {
+                  questionId: event.questionId,
+                  agentId: event.agentId,
+                  question: event.question,
+                  deadline: event.deadline,
+                },
+              ],
+            }
+          : view,
+        event,
+        `asked ${event.mode === 'human' ? 'you' : event.targets.join(', ')}: ${event.question}`,
+      );
+    case 'ask_others.answered':
+      return note(
+        { ...view, questions: view.questions.filter((q) => q.questionId !== event.questionId) },
+        event,
+        event.outcome === 'answered'
+          ? `${event.from === 'human' ? sender(event.source ?? 'web') : event.from} answered: ${event.answer ?? ''}`
+          : `no answer${event.from ? ` from ${event.from}` : ''} (${event.outcome})`,
+      );
+    case 'task_plan.changed': {
+      const done = event.tasks.filter((t) => t.status === 'completed').length;
+      return note(
+        {
+          ...view,
+          plans: { ...view.plans, [event.agentId]: event.tasks },
+          fileChanges: view.fileChanges + 1,
+        },
+        event,
+        `task plan ${event.action === 'restored' ? 'carried over' : event.action.replaceAll('_', ' ')}: ${done}/${event.tasks.length} done`,
+      );
+    }
     case 'agent.turn.started':
       return note(
         withStream(view, event.agentId, (s) => ({ ...s, turns: [...s.turns, emptyTurn(event.turn)] })),
@@ -372,7 +426,7 @@ export function reduceRunView(previous: RunView, event: RunEvent): RunView {
       );
     case 'run.finished':
       return note(
-        { ...view, approvals: [], fileChanges: view.fileChanges + 1 },
+        { ...view, approvals: [], questions: [], fileChanges: view.fileChanges + 1 },
         event,
         `run ${event.status}`,
       );

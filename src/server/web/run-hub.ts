@@ -249,6 +249,16 @@ export class RunHub {
     return result.accepted ? { status: 202 } : refusal(result);
   }
 
+  /** The human's answer to an `ask_others` question of a live run: 202, or 404/409/400 with why not. */
+  answerQuestion(id: string, questionId: string, text: string): SteeringReply {
+    const live = this.runs.get(id);
+    if (!live) return { status: 404, error: `no run with id "${id}"` };
+    if (live.run.done || !live.prepared) return { status: 409, error: `run "${id}" is over` };
+    const result = live.prepared.answerQuestion(questionId, text, 'web');
+    if (result.accepted) return { status: 202 };
+    return { status: result.reason === 'invalid_text' ? 400 : 409, error: result.message };
+  }
+
   get(id: string): HubRun | undefined {
     return this.runs.get(id)?.run;
   }

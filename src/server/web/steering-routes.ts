@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Context, Hono } from 'hono';
 import {
   AnswerNowRequestSchema,
+  QuestionAnswerRequestSchema,
   SteeringMessageRequestSchema,
   type ApiErrorBody,
   type SteeringResponse,
@@ -38,6 +39,14 @@ export function registerSteeringRoutes(app: Hono, hub: RunHub, cwd: string): voi
     if (!parsed.ok) return c.json({ error: parsed.error }, 400);
     const { text, agentId } = parsed.value;
     return reply(c, id, hub.steer(id, { text, ...(agentId === undefined ? {} : { agentId }) }));
+  });
+
+  // The human's answer to an ask_others question (docs/ask-others.md); 409 when it is no longer waiting.
+  app.post('/api/runs/:id/questions/:questionId', async (c) => {
+    const id = c.req.param('id');
+    const parsed = await body(c, QuestionAnswerRequestSchema);
+    if (!parsed.ok) return c.json({ error: parsed.error }, 400);
+    return reply(c, id, hub.answerQuestion(id, c.req.param('questionId'), parsed.value.text));
   });
 
   app.post('/api/runs/:id/answer-now', async (c) => {

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import type { Task } from '../../../src/types/agent-work-events.js';
 import type { AgentState, AnswerRecord } from '../../../src/types/run-state.js';
 import { formatAgentsCost } from '../../../src/util/cost-text.js';
 import { votesText } from '../answers.js';
@@ -23,6 +24,7 @@ export function AgentPanel({
   winner,
   runId,
   subagents = [],
+  plan,
 }: {
   agent: AgentState;
   stream: AgentStream | undefined;
@@ -34,6 +36,8 @@ export function AgentPanel({
   runId?: string;
   /** The subagents it spawned, each with its own run (docs/subagents.md). */
   subagents?: readonly SubagentRun<RunView>[];
+  /** The agent's task plan (`enable_agent_task_planning`), when it has one. */
+  plan?: Task[] | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const versionsId = useId();
@@ -92,6 +96,7 @@ export function AgentPanel({
           </section>
         )
       )}
+      {plan && <TaskPlanBlock agentId={agent.agentId} tasks={plan} />}
       <LatestScreenshot runId={runId} agentId={agent.agentId} stream={stream} />
       <details className="transcript" open>
         <summary>Transcript</summary>
@@ -139,5 +144,38 @@ function TurnBlock({ turn, runId }: { turn: TurnView; runId: string | undefined 
         </ul>
       )}
     </li>
+  );
+}
+
+const STATUS_MARK: Record<Task['status'], string> = {
+  pending: '○',
+  in_progress: '◐',
+  completed: '●',
+  blocked: '⊘',
+};
+
+/** The agent's task plan: each task with its status, priority, what it waits for and how it is verified. */
+function TaskPlanBlock({ agentId, tasks }: { agentId: string; tasks: Task[] }) {
+  const done = tasks.filter((t) => t.status === 'completed').length;
+  return (
+    <details className="task-plan" open>
+      <summary>
+        Task plan · {done}/{tasks.length} done
+      </summary>
+      <ol aria-label={`Task plan of ${agentId}`}>
+        {tasks.map((t) => (
+          <li key={t.id} className={`task task-${t.status}`} data-status={t.status}>
+            <span aria-hidden="true">{STATUS_MARK[t.status]} </span>
+            <code>{t.id}</code> {t.description}{' '}
+            <span className="muted">
+              ({t.status.replace('_', ' ')}, {t.priority}
+              {t.dependencies.length > 0 ? `, after ${t.dependencies.join(', ')}` : ''})
+            </span>
+            {t.verification && <div className="muted">verify: {t.verification}</div>}
+            {t.notes && <div className="muted">notes: {t.notes}</div>}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

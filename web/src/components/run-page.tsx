@@ -17,6 +17,7 @@ import { AttachFiles, useDropFiles } from './attach-files.js';
 import { attachmentProblem, toUploads } from '../media.js';
 import { StartProblems } from './start-problems.js';
 import { Steering } from './steering.js';
+import { Questions } from './questions.js';
 import { ScoreHeatmap } from './score-heatmap.js';
 import { Timeline } from './timeline.js';
 import { UsageTable } from './usage-table.js';
@@ -189,6 +190,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
           hasAnswers={run.answers.length > 0}
         />
       )}
+      {view.questions.length > 0 && <Questions runId={runId} questions={view.questions} />}
       <Approvals
         runId={runId}
         pending={view.approvals}
@@ -210,6 +212,7 @@ export function RunPage({ runId, onNavigate }: { runId: string; onNavigate: (pat
               winner={run.winnerId === agent.agentId}
               runId={runId}
               subagents={view.subagents[agent.agentId]}
+              plan={view.plans[agent.agentId]}
             />
           ))}
         </div>
