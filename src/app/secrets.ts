@@ -1,6 +1,7 @@
 import { SECRET_KEY_PATTERN, type MassGenConfig } from '../config/index.js';
 import { createSecretScrubber, type SecretScrubber } from '../util/secret-scrubber.js';
-import { secretValues, type Env } from './build-agents.js';
+import { secretValues } from './backend-settings.js';
+import type { Env } from '../types/env.js';
 
 /** Variable names that hold secrets: keys, tokens, secrets, passwords, credentials. */
 const SECRET_ENV_NAME = new RegExp(`${SECRET_KEY_PATTERN.source}|passw(or)?d|credential|_key$`, 'i');

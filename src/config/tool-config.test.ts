@@ -106,6 +106,12 @@ describe('tool settings in the config', () => {
       subagent_max_timeout: 1800,
       subagent_max_concurrent: 3,
       max_subagent_depth: 1,
+      enable_agent_task_planning: false,
+      task_planning_filesystem_mode: false,
+      max_tasks_per_plan: 50,
+      broadcast: false,
+      broadcast_timeout: 300,
+      max_broadcasts_per_agent: 10,
     });
     const messages = messagesOf(withTools({}, { coordination: { enable_planing_mode: true } }));
     expect(messages.join('\n')).toContain('did you mean "enable_planning_mode"?');

@@ -378,7 +378,7 @@ describe('--help and --version', () => {
       '--debug',
       '--no-logs',
       '--orchestrator-timeout <seconds>',
-      '--validate <file>',
+      '--validate [file]',
       '--json',
       '-V, --version',
       '-h, --help',
