@@ -1,12 +1,25 @@
 import { z } from 'zod';
+export {
+  McpServerFailedSchema,
+  McpServerReadySchema,
+  ToolApprovalRequestedSchema,
+  ToolApprovalResolvedSchema,
+  ToolCallFinishedSchema,
+  ToolCallStartedSchema,
+} from './tool-events.js';
+import { agentBase, base, PhaseSchema } from './event-base.js';
+import {
+  McpServerFailedSchema,
+  McpServerReadySchema,
+  ToolApprovalRequestedSchema,
+  ToolApprovalResolvedSchema,
+  ToolCallFinishedSchema,
+  ToolCallStartedSchema,
+} from './tool-events.js';
 import { ModelPriceSchema, TokenUsageSchema } from './usage.js';
 import { MediaRefSchema } from './media.js';
 import { qualityEventSchemas } from './quality-events.js';
-import {
-  DecisionSourceSchema,
-  PermissionRuleRefSchema,
-  permissionEventSchemas,
-} from './permission-events.js';
+import { permissionEventSchemas } from './permission-events.js';
 import { steeringEventSchemas } from './steering-events.js';
 import { subagentEventSchemas } from './subagent-events.js';
 import { agentWorkEventSchemas } from './agent-work-events.js';
@@ -17,17 +30,7 @@ import { agentWorkEventSchemas } from './agent-work-events.js';
  * The log writer stores them as-is in `coordination_events.json`, so a run can be replayed.
  */
 
-const base = {
-  runId: z.string(),
-  /** Monotonic per run, starting at 0. */
-  seq: z.number().int().nonnegative(),
-  /** Milliseconds since the epoch. */
-  ts: z.number(),
-};
-const agentBase = { ...base, agentId: z.string() };
-
-export const PhaseSchema = z.enum(['coordination', 'presentation']);
-export type Phase = z.infer<typeof PhaseSchema>;
+export { PhaseSchema, type Phase } from './event-base.js';
 
 export const ErrorInfoSchema = z.object({ code: z.string(), message: z.string() });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
@@ -145,75 +148,6 @@ export const StepRetryingSchema = z.object({
   error: ErrorInfoSchema,
   /** The provider answered before this attempt failed (an HTTP status, a response cut short). */
   responded: z.boolean().optional(),
-});
-
-export const ToolCallStartedSchema = z.object({
-  ...agentBase,
-  type: z.literal('tool.call.started'),
-  phase: PhaseSchema,
-  callId: z.string(),
-  toolName: z.string(),
-  arguments: z.unknown(),
-  /** True for built-in tools the provider runs itself (web search, code execution). */
-  providerExecuted: z.boolean().optional(),
-});
-
-export const ToolCallFinishedSchema = z.object({
-  ...agentBase,
-  type: z.literal('tool.call.finished'),
-  phase: PhaseSchema,
-  callId: z.string(),
-  toolName: z.string(),
-  result: z.string(),
-  isError: z.boolean(),
-  durationMs: z.number().nonnegative(),
-  providerExecuted: z.boolean().optional(),
-  /** Media the tool returned for the model to see, or files it made (by path and hash). */
-  media: z.array(MediaRefSchema).optional(),
-  /** Dollars the call spent at a provider (media generation); counted in the agent's cost. */
-  costUsd: z.number().nonnegative().optional(),
-  /** Planning mode: the call was recorded as part of the agent's plan, not executed. */
-  deferred: z.boolean().optional(),
-});
-
-export const ToolApprovalRequestedSchema = z.object({
-  ...agentBase,
-  type: z.literal('tool.approval.requested'),
-  phase: PhaseSchema,
-  callId: z.string(),
-  toolName: z.string(),
-  arguments: z.unknown(),
-  /** The `ask` permission rule that holds the call; absent when `auto_approve: false` holds every call. */
-  rule: PermissionRuleRefSchema.optional(),
-});
-
-export const ToolApprovalResolvedSchema = z.object({
-  ...agentBase,
-  type: z.literal('tool.approval.resolved'),
-  callId: z.string(),
-  toolName: z.string(),
-  approved: z.boolean(),
-  reason: z.string().optional(),
-  /** Who answered (docs/permissions.md). */
-  by: DecisionSourceSchema.optional(),
-});
-
-export const McpServerReadySchema = z.object({
-  ...agentBase,
-  type: z.literal('mcp.server.ready'),
-  server: z.string(),
-  /** The tool names as the model sees them (`mcp__<server>__<tool>`), after filtering. */
-  tools: z.array(z.string()),
-  durationMs: z.number().nonnegative(),
-});
-
-export const McpServerFailedSchema = z.object({
-  ...agentBase,
-  type: z.literal('mcp.server.failed'),
-  server: z.string(),
-  message: z.string(),
-  /** Seconds until a reconnection is tried, or null when there will be no retry in this run. */
-  retryInSeconds: z.number().nonnegative().nullable(),
 });
 
 export const PlanningDecisionSchema = z.object({
