@@ -40,6 +40,8 @@ export interface RunBase {
   contextPaths: ContextPathInfo[];
   /** How the config's paths were read: said as warnings at the run's start. */
   notes: string[];
+  /** The `.env` files the run's environment came from: empty in every sandbox, hooks' included. */
+  envFiles: readonly string[];
 }
 
 function resolveConfig(options: MassGenOptions, env: Env, cwd: string): MassGenConfig {
@@ -76,6 +78,7 @@ export function runBase(options: MassGenOptions): RunBase {
     evalCriteria,
     contextPaths,
     notes,
+    envFiles: options.envFiles ?? dotEnvFiles({ cwd, ...(options.env ? { env: options.env } : {}) }),
   };
 }
 
@@ -128,7 +131,7 @@ export async function assembleRun(
         contextPaths: base.contextPaths,
         previousWorkspace: options.previousWorkspace ?? null,
         isolation: { reviewer: run.reviewer, keep: options.keepWorktrees === true },
-        envFiles: options.envFiles ?? dotEnvFiles({ cwd, ...(options.env ? { env: options.env } : {}) }),
+        envFiles: base.envFiles,
       });
       ({ workspaces, sandboxes, warnings: setupWarnings } = prepared);
     }
@@ -165,6 +168,7 @@ export async function assembleRun(
         baseDir,
         sandboxes,
         parts,
+        scrubber: run.scrubber,
         ...(options.limiters ? { limiters: options.limiters } : {}),
       });
       // Harnesses keep processes and a tool server between steps: ended with the run.

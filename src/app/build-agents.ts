@@ -14,6 +14,7 @@ import { priceFor, resolveAgentSettings } from './backend-settings.js';
 import { buildToolRegistry } from './build-tools.js';
 import { compressorFor, toolResultFiles } from '../compression/index.js';
 import { runScrubber } from './secrets.js';
+import type { SecretScrubber } from '../util/secret-scrubber.js';
 
 export {
   modelLabel,
@@ -40,6 +41,8 @@ export interface AgentToolInputs {
   limiters?: CallLimiterFactory;
   /** What the run's capabilities add, in list order: tools, prompt sections, agents from other frameworks. */
   parts?: readonly CapabilityParts[];
+  /** The run's scrubber, for what the agents' tools write (large results); made here when not given. */
+  scrubber?: SecretScrubber;
 }
 
 /** Each agent's system message with the capabilities' sections, in list order (unchanged agents as they are). */
@@ -104,7 +107,7 @@ export function buildAgentSpecs(config: MassGenConfig, env: Env, tools?: AgentTo
   const limiters = new Map<string, CallLimiter>();
   const team = {};
   const { compression } = config.memory;
-  const scrubber = runScrubber(config, env);
+  const scrubber = tools?.scrubber ?? runScrubber(config, env);
   const specs = config.agents.map((agent, index) => {
     const { settings, factory } = resolved[index] as (typeof resolved)[number];
     settings.team = team;

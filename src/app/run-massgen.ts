@@ -9,7 +9,6 @@ import { coordinationSettings } from './coordination-settings.js';
 import type { MassGenOptions, PreparedRun } from './massgen-options.js';
 import { withAllConfigProblems } from './all-config-problems.js';
 import { askOthersSetup } from './ask-others-setup.js';
-import { dotEnvFiles } from '../config/config-discovery.js';
 import { startRunHooks } from './run-hooks-setup.js';
 import { ReviewDesk } from './review-desk.js';
 import { loadRunAttachments } from './run-attachments.js';
@@ -65,7 +64,7 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     cwd,
     env,
     projectTrusted: base.projectTrusted,
-    envFiles: options.envFiles ?? dotEnvFiles({ cwd, ...(options.env ? { env: options.env } : {}) }),
+    envFiles: base.envFiles,
     question: options.question,
     ...(options.signal ? { signal: options.signal } : {}),
   }).catch(async (error: unknown) => {
