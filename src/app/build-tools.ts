@@ -5,7 +5,7 @@ import { resolveConfigPath } from '../config/config-relative.js';
 import { mcpServerType, type AgentConfig, type MassGenConfig } from '../config/index.js';
 import type { AgentSandbox } from '../tools/agent-sandbox.js';
 import { createAgentToolRegistry, type AgentToolRegistryOptions } from '../tools/agent-tool-registry.js';
-import { customToolProvider, loadCustomTools } from '../tools/custom/index.js';
+import { customToolProvider, fixedArguments, loadCustomTools } from '../tools/custom/index.js';
 import type { Tool } from '../tools/define-tool.js';
 import { bwrapArgs, createCommandToolProvider } from '../tools/execute-command/index.js';
 import { createFilesystemToolProvider, FILESYSTEM_TOOLS } from '../tools/filesystem/index.js';
@@ -94,6 +94,7 @@ export async function loadAgentCustomTools(
         ...(entry.description === undefined ? {} : { description: entry.description }),
         ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),
         ...(entry.read_only === undefined ? {} : { readOnly: entry.read_only }),
+        fixed: fixedArguments(entry),
       }));
       return loadCustomTools(
         entries.filter((e) => !isPythonToolPath(e.path)),

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { CapabilityParts, CapabilityProblems, ConfigPlace, RunContext } from '../capability/index.js';
 import type { AgentConfig, ConfigDiagnostic, MassGenConfig } from '../config/index.js';
 import { resolveConfigPath } from '../config/config-relative.js';
+import { fixedArguments } from '../tools/custom/fixed-arguments.js';
 import type { Tool } from '../tools/define-tool.js';
 import { commandExists } from '../util/find-executable.js';
 import { isPythonToolPath } from './capability.js';
@@ -28,6 +29,7 @@ function pythonEntries(
         ...(entry.description === undefined ? {} : { description: entry.description }),
         ...(entry.parameters === undefined ? {} : { parameters: entry.parameters }),
         ...(entry.read_only === undefined ? {} : { readOnly: entry.read_only }),
+        fixed: fixedArguments(entry),
       },
     ];
   });

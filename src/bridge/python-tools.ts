@@ -1,5 +1,6 @@
 import { PythonError, type PythonHost } from './python-host.js';
 import { defineTool, type Tool } from '../tools/define-tool.js';
+import { withFixedArguments, type FixedArguments } from '../tools/custom/fixed-arguments.js';
 import { ConfigError } from '../types/errors.js';
 import type { JsonSchema } from '../types/messages.js';
 
@@ -13,6 +14,8 @@ export interface PythonToolEntry {
   description?: string;
   parameters?: JsonSchema;
   readOnly?: boolean;
+  /** Arguments the config gives instead of the model (`preset_args`, `default_params`). */
+  fixed?: FixedArguments;
 }
 
 /**
@@ -42,15 +45,14 @@ export async function loadPythonTools(
     }
     const text = entry.description ?? (description?.description || `Custom tool ${entry.name}`);
     try {
-      tools.push(
-        defineTool({
-          name: entry.name,
-          description: text,
-          parameters: entry.parameters ?? description?.parameters ?? { type: 'object', properties: {} },
-          ...(entry.readOnly === undefined ? {} : { readOnly: entry.readOnly }),
-          execute: (args, context) => host.call(entry.path, entry.function, args, context.signal),
-        }),
-      );
+      const tool = defineTool({
+        name: entry.name,
+        description: text,
+        parameters: entry.parameters ?? description?.parameters ?? { type: 'object', properties: {} },
+        ...(entry.readOnly === undefined ? {} : { readOnly: entry.readOnly }),
+        execute: (args, context) => host.call(entry.path, entry.function, args, context.signal),
+      });
+      tools.push(entry.fixed ? withFixedArguments(tool, entry.fixed) : tool);
     } catch (error) {
       throw new ConfigError(`${entry.where}: ${(error as Error).message}`, { path: entry.where });
     }

@@ -85,6 +85,13 @@ export const CustomToolConfigSchema = z.strictObject({
   parameters: z.record(z.string(), z.unknown()).optional(),
   /** Planning mode: the tool only reads, so it may run during coordination. */
   read_only: z.boolean().optional(),
+  /**
+   * Arguments fixed by the config (MassGen's key): hidden from the model's schema and merged into every
+   * call, over anything the model sends for them.
+   */
+  preset_args: z.record(z.string(), z.unknown()).optional(),
+  /** Arguments used when the model leaves them out (MassGen's key); the model may still give its own. */
+  default_params: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const BackendConfigSchema = z.strictObject({

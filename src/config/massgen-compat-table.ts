@@ -96,9 +96,10 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
   },
   // Display.
   'ui.type': { kind: 'alias', to: 'display_type' },
+  // Converted before the table applies (massgen-compat-display.ts); the row documents it.
   display: {
-    kind: 'unsupported',
-    note: 'display settings are not supported: the terminal view picks its own',
+    kind: 'automatic',
+    note: 'becomes ui: type → ui.display_type (textual_terminal → rich_terminal), logging_enabled → ui.logging_enabled',
   },
   // Features massgen does not have (yet).
   // MassGen's memory (mem0 + Qdrant): massgen keeps memories in LanceDB (docs/memory.md).
@@ -173,14 +174,7 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
   'agent.append_system_prompt': { kind: 'alias', to: 'backend.append_system_prompt' },
   // Custom tools.
   'backend.custom_tools.*.category': { kind: 'metadata' },
-  'backend.custom_tools.*.preset_args': {
-    kind: 'unsupported',
-    note: 'preset arguments are not supported: the model gives every argument',
-  },
-  'backend.custom_tools.*.default_params': {
-    kind: 'unsupported',
-    note: 'default parameters are not supported: give defaults in the tool function itself',
-  },
+  // preset_args and default_params are massgen's own keys too (config/backend-schema.ts).
   // MCP servers.
   'backend.mcp_servers.*.security': {
     kind: 'automatic',

@@ -64,6 +64,63 @@ describe("MassGen's config format", () => {
     ]);
   });
 
+  it('keeps preset_args and default_params, one preset_args object per function when given as a list', () => {
+    const result = checkConfig(
+      backend({
+        custom_tools: [
+          {
+            name: ['add', 'mul'],
+            function: ['add_fn', 'mul_fn'],
+            path: 'tools/math.py',
+            preset_args: [{ y: 1 }, { y: 2 }],
+          },
+          {
+            name: ['browse'],
+            function: ['browse'],
+            path: 'tools/browse.py',
+            preset_args: { headless: true },
+            default_params: { width: 1024 },
+          },
+        ],
+      }),
+      { env: {} },
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.config?.agents[0]?.backend.custom_tools).toEqual([
+      { name: 'add', function: 'add_fn', path: 'tools/math.py', preset_args: { y: 1 } },
+      { name: 'mul', function: 'mul_fn', path: 'tools/math.py', preset_args: { y: 2 } },
+      {
+        name: 'browse',
+        function: 'browse',
+        path: 'tools/browse.py',
+        preset_args: { headless: true },
+        default_params: { width: 1024 },
+      },
+    ]);
+  });
+
+  it("reads MassGen's display: as ui: (type → display_type, logging_enabled), ui's own keys first", () => {
+    const display = (value: unknown, ui?: Record<string, unknown>) =>
+      checkConfig({ ...backend({}), display: value, ...(ui ? { ui } : {}) }, { env: {} });
+    const simple = display({ type: 'simple', logging_enabled: false });
+    expect(simple.diagnostics).toEqual([]);
+    expect(simple.warnings).toEqual([]);
+    expect(simple.config?.ui).toEqual({ display_type: 'simple', logging_enabled: false });
+    expect(display({ type: 'textual_terminal' }).config?.ui.display_type).toBe('rich_terminal');
+    expect(display('silent').config?.ui.display_type).toBe('silent');
+    const both = display({ type: 'silent', theme: 'dark' }, { display_type: 'simple' });
+    expect(both.config?.ui.display_type).toBe('simple');
+    expect(both.warnings.map((w) => w.message)).toEqual([
+      'display.type (MassGen): ignored, ui.display_type is set too',
+      'display.theme (MassGen): not supported here, left out',
+    ]);
+    expect(display({ type: 'fancy' }).diagnostics[0]?.message).toMatch(/ui\.display_type: invalid value/);
+    expect(display(3).warnings[0]?.message).toBe(
+      'display (MassGen): expected {type, logging_enabled}, left out',
+    );
+  });
+
   it("renames MassGen keys to massgen's, converting values, and says which MassGen keys do nothing here", () => {
     const result = checkConfig(
       {

@@ -6,6 +6,7 @@ import { skillsKeysToSkills } from './massgen-compat-skills.js';
 import { multimodalToolsToMediaTools } from './massgen-compat-media.js';
 import { uploadFilesToAttachments } from './massgen-compat-uploads.js';
 import { massgenHooksToClaude } from './massgen-compat-hooks.js';
+import { displayToUi } from './massgen-compat-display.js';
 import { isRecord } from '../util/guards.js';
 
 /**
@@ -156,8 +157,11 @@ function expandCustomTools(backend: Node, path: PathSegment[], notes: ConfigProb
     const pick = (value: unknown, i: number) => (Array.isArray(value) ? value[i] : value);
     tool.name.forEach((name, i) => {
       const one: Node = { ...tool, name, function: pick(tool.function, i) };
-      if (tool.description !== undefined) one.description = pick(tool.description, i);
-      if (one.description === undefined) delete one.description;
+      // preset_args may be one object for every function or a list with one per function.
+      for (const key of ['description', 'preset_args'] as const) {
+        if (tool[key] !== undefined) one[key] = pick(tool[key], i);
+        if (one[key] === undefined || one[key] === null) delete one[key];
+      }
       out.push(one);
     });
   });
@@ -171,6 +175,7 @@ export function readMassGenFormat(raw: unknown, options: { cwd?: string } = {}):
   const root = structuredClone(raw);
   writeModeToContextPaths(root, notes);
   skillsKeysToSkills(root, notes);
+  displayToUi(root, notes);
   applyRules(root, '', [], notes);
   const agents: [Node, PathSegment[]][] = [];
   if (Array.isArray(root.agents))

@@ -115,28 +115,39 @@ export function isTool(value: unknown): value is Tool {
   );
 }
 
+/** What {@link withToolOverrides} may change. */
+export interface ToolOverrides {
+  name?: string;
+  description?: string;
+  readOnly?: boolean;
+  destructive?: boolean;
+  /** The schema the model sees, when the config fixes or defaults some arguments. */
+  parameters?: JsonSchema;
+  /** Rewrites the model's arguments before the original parses them (whose output then runs). */
+  arguments?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
 /**
- * A copy of `tool` with another name, description or annotations (a config entry renaming a tool its
- * module defines); parsing and execution stay the original's.
+ * A copy of `tool` with another name, description, annotations or model-facing schema (a config entry
+ * renaming a tool its module defines, or fixing some of its arguments); parsing and execution stay the
+ * original's, parsing after `overrides.arguments` rewrote the model's arguments.
  *
  * @throws TypeError for a bad name, as {@link defineTool}.
  */
-export function withToolOverrides(
-  tool: Tool,
-  overrides: { name?: string; description?: string; readOnly?: boolean; destructive?: boolean },
-): Tool {
+export function withToolOverrides(tool: Tool, overrides: ToolOverrides): Tool {
   const name = overrides.name ?? tool.name;
   const nameProblem = toolNameProblem(name);
   if (nameProblem) throw new TypeError(nameProblem);
+  const rewrite = overrides.arguments ?? ((args: Record<string, unknown>) => args);
   return brand({
     name,
     description: overrides.description ?? tool.description,
-    parameters: tool.parameters,
+    parameters: overrides.parameters ?? tool.parameters,
     annotations: toAnnotations(
       overrides.readOnly ?? tool.annotations?.readOnly,
       overrides.destructive ?? tool.annotations?.destructive,
     ),
-    parse: (args) => tool.parse(args),
+    parse: (args) => tool.parse(isRecord(args) ? rewrite(args) : args),
     execute: (args, context) => tool.execute(args, context),
   });
 }

@@ -148,6 +148,35 @@ describe.skipIf(!hasPython)(`Python custom tools${noPython}`, () => {
     expect(hostsIn(cwd)).toBe(0);
   });
 
+  it('preset_args are hidden from the model and beat its value; default_params fill in what it leaves out', async () => {
+    // The model tries to set the preset y itself (1000); the config's 40 is what the tool gets.
+    fake.server.setHandler(
+      callInTurn([
+        { name: 'two_num_tool', arguments: { x: 2, y: 1000 } },
+        { name: 'shout', arguments: { text: 'hi' } },
+      ]),
+    );
+    const { run } = setUp({
+      custom_tools: [
+        { name: ['two_num_tool'], function: ['two_num_tool'], path: 'tools.py', preset_args: [{ y: 40 }] },
+        { name: 'shout', function: 'shout', path: 'tools.py', default_params: { times: 3 } },
+      ],
+    });
+
+    const result = await run('Add.');
+
+    expect(result.error).toBeUndefined();
+    expect(result.finalAnswer).toBe('Read: The sum of 2 and 40 is 42\n[image: 5 bytes] || HI HI HI');
+    const offered = fake.server.requests[0]?.body?.tools ?? [];
+    const add = offered.find((t) => t.function.name === 'two_num_tool')?.function.parameters;
+    expect(add).toMatchObject({ properties: { x: { type: 'integer' } }, required: ['x'] });
+    expect(Object.keys((add as { properties: object }).properties)).toEqual(['x']);
+    expect(offered.find((t) => t.function.name === 'shout')?.function.parameters).toMatchObject({
+      properties: { times: { type: 'integer', default: 3 } },
+      required: ['text'],
+    });
+  });
+
   it('a tool that never returns is stopped at tool_timeout_seconds and comes back as a tool error', async () => {
     // `slow` blocks until cancelled, so the outcome is a timeout however loaded the machine is.
     fake.server.setHandler(callInTurn([{ name: 'slow', arguments: {} }]));

@@ -2,6 +2,7 @@ import { ConfigError } from '../../types/errors.js';
 import type { JsonSchema } from '../../types/messages.js';
 import { closestMatch } from '../../util/closest-match.js';
 import { defineTool, isTool, toolNameProblem, withToolOverrides, type Tool } from '../define-tool.js';
+import { withFixedArguments, type FixedArguments } from './fixed-arguments.js';
 import { importToolModule, type ToolModule } from './import-tool-module.js';
 
 /** One `custom_tools` entry of an agent's backend config, with `path` already resolved. */
@@ -17,6 +18,8 @@ export interface CustomToolSettings {
   parameters?: JsonSchema;
   readOnly?: boolean;
   destructive?: boolean;
+  /** Arguments the config gives instead of the model (`preset_args`, `default_params`). */
+  fixed?: FixedArguments;
 }
 
 /** Options of {@link loadCustomTools}. */
@@ -61,7 +64,8 @@ export async function loadCustomTools(
       module = importToolModule(entry.path, at('path'));
       modules.set(entry.path, module);
     }
-    const tool = buildTool(entry, await module, at);
+    const built = buildTool(entry, await module, at);
+    const tool = entry.fixed ? withFixedArguments(built, entry.fixed) : built;
     const first = firstIndexByName.get(tool.name);
     if (first !== undefined) {
       throw new ConfigError(`${at('name')}: duplicate custom tool name "${tool.name}"`, {
