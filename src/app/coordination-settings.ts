@@ -62,6 +62,7 @@ export function coordinationSettings(
     selection: o.selection,
     judgeAgentId: o.judge ?? null,
     maxOrchestrationRestarts: o.coordination.max_orchestration_restarts,
+    debugFinalAnswer: o.debug_final_answer ?? null,
     paraphrase: o.paraphrase,
     personas: o.personas,
     finalAnswerStrategy: o.final_answer_strategy ?? null,

@@ -117,10 +117,6 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
   },
   'memory.recording': { kind: 'unsupported', note: 'memory recording is not supported' },
   'memory.debug': { kind: 'metadata' },
-  'orchestrator.debug_final_answer': {
-    kind: 'unsupported',
-    note: 'a debug final answer is not supported; use ScriptedBackend (massgen/testing) to script runs',
-  },
   'orchestrator.skip_coordination_rounds': {
     kind: 'unsupported',
     note: 'skipping coordination is not supported; one agent answers directly anyway',

@@ -168,6 +168,11 @@ export const OrchestratorConfigSchema = z.strictObject({
   paraphrase: z.boolean().default(false),
   /** `auto`: distinct working styles for agents on the same model, so a same-model team does not think alike. */
   personas: z.enum(['auto', 'none']).default('none'),
+  /**
+   * Testing `max_orchestration_restarts` (MassGen's key): the first attempt's check reads this text as
+   * the final answer, so a deliberately poor one shows whether the winner sends the team back.
+   */
+  debug_final_answer: z.string().min(1).optional(),
   /** `final_answer_strategy`, `coordination_mode`, `presenter_agent` (MassGen's keys). */
   ...qualityOrchestratorKeys,
 });

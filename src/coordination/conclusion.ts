@@ -85,8 +85,19 @@ export async function conclude(
 async function sentBack(run: RunControl, winnerIndex: number, finalAnswer: string): Promise<boolean> {
   const max = run.settings.maxOrchestrationRestarts;
   if (run.restartNotes.length >= max || run.stopReason !== null) return false;
+  const debug = run.restartNotes.length === 0 ? run.settings.debugFinalAnswer : null;
+  if (debug !== null) {
+    run.emit({
+      type: 'run.warning',
+      code: 'debug_final_answer',
+      key: 'orchestrator.debug_final_answer',
+      message:
+        "the first attempt's final answer is checked as the config's debug_final_answer, not as written",
+    });
+  }
+  const checked = debug === null ? finalAnswer : run.scrub(debug);
   const verdict = await run.withPresentationTimeout((signal) =>
-    checkFinalAnswer(run, winnerIndex, finalAnswer, max - run.restartNotes.length, signal),
+    checkFinalAnswer(run, winnerIndex, checked, max - run.restartNotes.length, signal),
   );
   if (verdict.accepted || run.stopReason !== null) return false;
   // The winner's words go into every agent's prompt in the next attempt.

@@ -54,6 +54,8 @@ export interface CoordinationSettings {
   judgeAgentId: string | null;
   /** Times the winner may send the team back for another attempt after checking the final answer. */
   maxOrchestrationRestarts: number;
+  /** `debug_final_answer`: what the first attempt's check reads instead of the final answer; null: the answer. */
+  debugFinalAnswer: string | null;
   /** Agents after the first also read the question paraphrased by their own model. */
   paraphrase: boolean;
   /** `auto`: distinct working styles for agents that share a model. */
@@ -98,6 +100,7 @@ export const defaultCoordinationSettings: CoordinationSettings = {
   selection: 'vote',
   judgeAgentId: null,
   maxOrchestrationRestarts: 0,
+  debugFinalAnswer: null,
   paraphrase: false,
   personas: 'none',
   finalAnswerStrategy: null,

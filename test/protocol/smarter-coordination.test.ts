@@ -237,6 +237,27 @@ describe('orchestration restart', () => {
   });
 });
 
+describe('debug_final_answer', () => {
+  it("the first attempt's check reads the config's debug answer instead; later checks read the real one", async () => {
+    const sendBackOnce = { reason: 'Paul is missing', instructions: 'describe both members' };
+    const { recorder, finished, backends } = await runTeam(
+      [
+        { id: 'a', steps: persona('a', 30, { voteFor: 'agent1', sendBackOnce }) },
+        { id: 'b', steps: persona('b', 30, { voteFor: 'agent1' }) },
+      ],
+      { maxOrchestrationRestarts: 2, debugFinalAnswer: 'DEBUG: John Lennon was born in 1940.' },
+    );
+    const checks = (backends['a']?.requests ?? []).filter((r) => toolNames(r).includes('request_restart'));
+    expect(checks).toHaveLength(2);
+    expect(requestText(checks[0])).toContain('DEBUG: John Lennon was born in 1940.');
+    expect(requestText(checks[0])).not.toContain('Final from a (attempt 1)');
+    expect(requestText(checks[1])).toContain('Final from a (attempt 2)');
+    expect(requestText(checks[1])).not.toContain('DEBUG:');
+    expect(recorder.ofType('run.warning').filter((w) => w.code === 'debug_final_answer')).toHaveLength(1);
+    expect(finished).toMatchObject({ status: 'completed', finalAnswer: 'Final from a (attempt 2)' });
+  });
+});
+
 describe('large teams', () => {
   it('islands: each agent sees only its island; the island winners meet in a final round', async () => {
     const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
