@@ -19,7 +19,7 @@ describe("MassGen's multimodal tools", () => {
   it('become the media keys, silently, and leave the custom tools', () => {
     const { backend, notes } = read({
       custom_tools: [
-        tool('text_to_image_generation'),
+        tool('image_to_image_generation'),
         tool('understand_image'),
         tool('text_to_speech_continue_generation'),
         tool('text_to_video_generation'),

@@ -18,6 +18,8 @@ type Replacement =
 
 const REPLACEMENTS: Readonly<Record<string, Replacement>> = {
   text_to_image_generation: { flag: 'enable_image_generation' },
+  // generate_image edits the workspace images it is given.
+  image_to_image_generation: { flag: 'enable_image_generation' },
   text_to_speech_transcription_generation: { flag: 'enable_audio_generation' },
   text_to_speech_continue_generation: { flag: 'enable_audio_generation' },
   text_to_video_generation: { flag: 'enable_video_generation' },
@@ -25,9 +27,6 @@ const REPLACEMENTS: Readonly<Record<string, Replacement>> = {
   understand_audio: { readMedia: true },
   understand_video: { readMedia: true },
   understand_file: { readMedia: true },
-  image_to_image_generation: {
-    none: 'editing an image is not supported: generate_image makes new images from a prompt',
-  },
   text_to_file_generation: {
     none: 'generating documents (PDF, DOCX, PPTX) is not a tool here: an agent with execute_command can write them with a script',
   },
@@ -39,7 +38,8 @@ const REPLACEMENTS: Readonly<Record<string, Replacement>> = {
 /**
  * MassGen's multimodal custom tools (`path: massgen/tool/_multimodal_tools/…`) become massgen's own
  * tools: the generation tools turn on `enable_image_generation` / `enable_audio_generation` /
- * `enable_video_generation` (generate_image, generate_speech + transcribe, generate_video), the
+ * `enable_video_generation` (generate_image, which also edits images, generate_speech + transcribe,
+ * generate_video), the
  * understanding tools are `read_media`, which agents with a workspace have anyway (when their model
  * takes media). Either is done
  * without a word, as MassGen's tools would have been there; a tool with no counterpart is left out with

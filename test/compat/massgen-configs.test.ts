@@ -138,7 +138,7 @@ describe.skipIf(!present)(`MassGen's example configs${absent}`, () => {
     expect(snapshot).toBeDefined();
   });
 
-  it('these, and only these, warn about something not supported (issue 45)', () => {
+  it('at most 10 of them warn about something not supported, and these are the ones (issue 45)', () => {
     const unsupported = reports
       .filter(({ report }) => report.warnings.some((w) => /not supported|unsupported/i.test(w.message)))
       .map(({ file }) => file.replace(/^massgen\/configs\//, ''));
@@ -153,11 +153,10 @@ describe.skipIf(!present)(`MassGen's example configs${absent}`, () => {
         'tools/code-execution/docker_with_sudo.yaml',
         'tools/custom_tools/multimodal_tools/text_to_file_generation_multi.yaml', // enable_file_generation
         'tools/custom_tools/multimodal_tools/text_to_file_generation_single.yaml',
-        'tools/custom_tools/multimodal_tools/text_to_image_generation_multi.yaml', // image_to_image_generation
-        'tools/custom_tools/multimodal_tools/text_to_image_generation_single.yaml',
         'tools/custom_tools/multimodal_tools/youtube_video_analysis.yaml', // sudo in the container
       ].sort(),
     );
+    expect(unsupported.length).toBeLessThanOrEqual(10);
   });
 });
 

@@ -113,6 +113,30 @@ describe('generate_image in a run', () => {
     const png = fs.readFileSync(path.join(result.workspaceDir!, 'generated', 'image-001.png'));
     expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
   });
+  it("generate_image with images edits a picture of the workspace (MassGen's image_to_image_generation)", async () => {
+    const plan = [
+      { name: 'generate_image', arguments: { prompt: 'a cat' } },
+      { name: 'generate_image', arguments: { prompt: 'add a red hat', images: ['generated/image-001.png'] } },
+    ];
+    let step = 0;
+    server.setHandler((_body, _index, view: FakeRequestView): FakeResponse => {
+      const call = view.toolNames.includes('generate_image') ? plan[step++] : undefined;
+      return call ? { toolCalls: [call] } : { text: 'The cat now wears a hat: generated/image-002.png' };
+    });
+    const { result, events } = await runGpt('Draw a cat, then give it a hat.', 'enable_image_generation');
+    expect(result.status).toBe('completed');
+    expect(media.requests.map((r) => r.path)).toEqual(['/v1/images/generations', '/v1/images/edits']);
+    expect(media.requests[1]?.fields).toMatchObject({ model: 'gpt-image-1', prompt: 'add a red hat' });
+    expect(media.requests[1]?.files).toEqual([expect.objectContaining({ type: 'image/png' })]);
+    const edit = events.filter(
+      (e): e is Extract<RunEvent, { type: 'tool.call.finished' }> =>
+        e.type === 'tool.call.finished' && e.toolName === 'generate_image',
+    )[1];
+    expect(edit?.isError).toBe(false);
+    expect(edit?.media).toEqual([expect.objectContaining({ path: 'generated/image-002.png' })]);
+    expect(fs.existsSync(path.join(result.workspaceDir!, 'generated', 'image-002.png'))).toBe(true);
+  });
+
   it("generate_speech then transcribe of the spoken file, through the agent's own path policy", async () => {
     const plan = [
       { name: 'generate_speech', arguments: { text: 'Elementary, my dear Watson.', voice: 'onyx' } },

@@ -14,6 +14,7 @@ const mediaTypes: Readonly<Record<string, string>> = {
  * them, under any base path:
  *
  * - `POST …/images/generations` (JSON) → `{ data: [{ b64_json }] }`, `n` PNGs (8×8);
+ * - `POST …/images/edits` (multipart, `image` files + `prompt`) → the same, or a 400 without an image;
  * - `POST …/audio/speech` (JSON) → the audio bytes: a WAV for `response_format: wav`, else an MP3;
  * - `POST …/audio/transcriptions` (multipart, `file` + `model`) → `{ text, language, duration }`
  *   (`verbose_json`) or `{ text, usage }` (`json`), the text always {@link FAKE_TRANSCRIPT};
@@ -38,6 +39,20 @@ export function openAIMediaEndpoint(): FakeMediaEndpoint {
             },
           };
         },
+      },
+      {
+        matches: (method, path) => method === 'POST' && path.endsWith('/images/edits'),
+        answer: (request) =>
+          request.files.some((f) => f.field === 'image' || f.field === 'image[]')
+            ? {
+                json: {
+                  created: 1_700_000_000,
+                  data: Array.from({ length: Number(request.fields.n ?? 1) }, () => ({
+                    b64_json: samplePng().toString('base64'),
+                  })),
+                },
+              }
+            : { status: 400, json: errorBody(400, "fake server: no 'image' in the upload") },
       },
       {
         matches: (method, path) => method === 'POST' && path.endsWith('/audio/speech'),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { geminiMediaEndpoint } from '../../testing/fake-server/gemini-media.js';
 import type { FakeMediaEndpoint } from '../../testing/fake-server/media-endpoint.js';
-import { sampleWav } from '../../testing/fake-server/media-samples.js';
+import { samplePng, sampleWav } from '../../testing/fake-server/media-samples.js';
 import { FAKE_TRANSCRIPT, openAIMediaEndpoint } from '../../testing/fake-server/openai-media.js';
 import { startFakeServer, type FakeServer } from '../../testing/fake-server/server.js';
 import type { ToolContext } from '../../types/tool.js';
@@ -99,6 +99,51 @@ describe('media generation tools', () => {
     // The next call numbers on from what is there.
     const again = await tools.call('generate_image', { prompt: 'another' }, context());
     expect(again.media?.[0]?.path).toBe('generated/image-003.png');
+  });
+
+  it('generate_image with images: edits workspace images through /images/edits, saved as new files', async () => {
+    const tools = provider({ image: openAIModel('gpt-image-1') });
+    fs.mkdirSync(path.join(workspace, 'photos'));
+    fs.writeFileSync(path.join(workspace, 'photos/cat.png'), samplePng());
+    const result = await tools.call(
+      'generate_image',
+      { prompt: 'give the cat a red hat', images: ['photos/cat.png'] },
+      context(),
+    );
+    expect(result.isError).toBeUndefined();
+    expect(result.media?.map((m) => m.path)).toEqual(['generated/image-001.png']);
+    expect(isPng(path.join(workspace, 'generated/image-001.png'))).toBe(true);
+    expect(result.content).toContain('from photos/cat.png');
+    const [request] = openai.requests;
+    expect(request?.path).toBe('/v1/images/edits');
+    expect(request?.fields).toMatchObject({ model: 'gpt-image-1', prompt: 'give the cat a red hat' });
+    expect(request?.files).toEqual([
+      expect.objectContaining({ type: 'image/png', bytes: samplePng().length }),
+    ]);
+  });
+
+  it('generate_image with images: refuses files outside the workspace and non-images, before any request', async () => {
+    const tools = provider({ image: openAIModel('gpt-image-1') });
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'massgen-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'secret.png'), samplePng());
+      fs.symlinkSync(path.join(outside, 'secret.png'), path.join(workspace, 'link.png'));
+      fs.writeFileSync(path.join(workspace, 'notes.txt'), 'just text');
+      for (const images of [
+        ['../' + path.basename(outside) + '/secret.png'],
+        ['link.png'],
+        [outside + '/secret.png'],
+      ]) {
+        const result = await tools.call('generate_image', { prompt: 'x', images }, context());
+        expect(result.isError).toBe(true);
+        expect(result.content).toContain('outside your workspace');
+      }
+      const text = await tools.call('generate_image', { prompt: 'x', images: ['notes.txt'] }, context());
+      expect(text.content).toContain('notes.txt is text/plain, not a PNG, JPEG or WebP image');
+      expect(openai.requests).toHaveLength(0);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('generate_image: dall-e-3 is asked for base64, and an unknown model is not counted', async () => {

@@ -5,6 +5,7 @@ import type { ToolContext, ToolResult } from '../../types/tool.js';
 import type { MediaPart } from '../../types/media.js';
 import { untilAborted } from '../../util/abort.js';
 import { formatBytes } from '../../media/media-limits.js';
+import { looksLike, sniffMedia } from '../../media/sniff-media.js';
 import type { ToolProvider } from '../tool-provider.js';
 import { imageCost, speechCost, transcriptionCost, videoCost, type Priced } from './media-pricing.js';
 import { imageModel, speechModel, transcriptionModel, videoModel } from './media-models.js';
@@ -15,6 +16,11 @@ import { audioTypeOf, GENERATED_DIR, saveGenerated } from './workspace-output.js
 
 /** Files larger than this are not sent for transcription (OpenAI's own limit is 25 MB). */
 const MAX_TRANSCRIBE_BYTES = 25 * 1024 * 1024;
+/** Images larger than this are not sent to be edited (OpenAI's limit for gpt-image-1 inputs). */
+const MAX_EDIT_IMAGE_BYTES = 50 * 1024 * 1024;
+
+/** What OpenAI's image edits take. */
+const EDITABLE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const int = (value: unknown): number | undefined => (Number.isInteger(value) ? (value as number) : undefined);
@@ -123,9 +129,14 @@ export function createMediaGenerationToolProvider(
     switch (job) {
       case 'image': {
         await mayWrite('image', context);
-        const prompt = str(args['prompt']) ?? '';
+        const text = str(args['prompt']) ?? '';
         const size = str(args['size']);
         const n = int(args['n']) ?? 1;
+        const given = Array.isArray(args['images']) ? args['images'].map((p) => str(p) ?? '') : [];
+        // Every input is read (and refused) before anything is sent or paid for.
+        const images: Uint8Array[] = [];
+        for (const file of given) images.push(await readImage(file, context));
+        const prompt = images.length > 0 ? { text, images } : text;
         const { generateImage } = await ai();
         const shape =
           size === undefined
@@ -149,8 +160,9 @@ export function createMediaGenerationToolProvider(
           media.push(await save('image', image.uint8Array, image.mediaType, 'image'));
         }
         const what = media.length === 1 ? 'an image' : `${media.length} images`;
+        const from = given.length > 0 ? ` from ${given.join(', ')}` : '';
         return result(
-          `Generated ${what} with ${by}, saved in your workspace:\n${listFiles(media)}`,
+          `Generated ${what}${from} with ${by}, saved in your workspace:\n${listFiles(media)}`,
           imageCost(model.model, size, media.length),
           media,
         );
@@ -226,9 +238,14 @@ export function createMediaGenerationToolProvider(
     }
   };
 
-  /** The audio file to transcribe: through the agent's path policy, or else only inside the workspace. */
-  const readAudio = async (given: string, context: ToolContext): Promise<{ data: Uint8Array }> => {
-    if (given.trim() === '') throw new Error('give the path of an audio file in your workspace');
+  /** An input file: through the agent's path policy, or else only inside the workspace. */
+  const readInput = async (
+    given: string,
+    context: ToolContext,
+    noun: string,
+    maxBytes: number,
+  ): Promise<Uint8Array> => {
+    if (given.trim() === '') throw new Error(`give the path of ${noun} in your workspace`);
     let real: string;
     if (settings.checkPath) {
       const decision = await settings.checkPath(given, 'read', context.phase);
@@ -244,12 +261,27 @@ export function createMediaGenerationToolProvider(
     }
     const stat = await fs.stat(real);
     if (!stat.isFile()) throw new Error(`${given} is not a file`);
-    if (stat.size > MAX_TRANSCRIBE_BYTES) {
+    if (stat.size > maxBytes) {
       throw new Error(
-        `${given} is ${formatBytes(stat.size)}; transcribe takes files up to 25 MB — cut it into parts`,
+        `${given} is ${formatBytes(stat.size)}; the most this takes is ${formatBytes(maxBytes)}`,
       );
     }
-    const data = new Uint8Array(await fs.readFile(real));
+    return new Uint8Array(await fs.readFile(real));
+  };
+
+  /** An image to edit: a PNG, JPEG or WebP file the agent may read. */
+  const readImage = async (given: string, context: ToolContext): Promise<Uint8Array> => {
+    const data = await readInput(given, context, 'an image', MAX_EDIT_IMAGE_BYTES);
+    const sniffed = await sniffMedia(data);
+    if (sniffed.type !== 'media' || !EDITABLE_IMAGE_TYPES.has(sniffed.mediaType)) {
+      throw new Error(`${given} is ${looksLike(sniffed)}, not a PNG, JPEG or WebP image`);
+    }
+    return data;
+  };
+
+  /** The audio file to transcribe. */
+  const readAudio = async (given: string, context: ToolContext): Promise<{ data: Uint8Array }> => {
+    const data = await readInput(given, context, 'an audio file', MAX_TRANSCRIBE_BYTES);
     if ((await audioTypeOf(data, given)) === null) {
       throw new Error(`${given} is not an audio file (mp3, wav, m4a, ogg, flac, webm)`);
     }

@@ -21,7 +21,7 @@ export const MEDIA_TOOLS: Readonly<Record<MediaJob, ToolDefinition>> = Object.fr
   image: {
     name: 'generate_image',
     description:
-      'Generate images from a text prompt. They are saved in your workspace (generated/) and shown to you; the paths are returned. Each image costs money: ask for more than one only when you need them.',
+      'Generate images from a text prompt, or edit images of your workspace by giving their paths in images (the prompt says what to change). They are saved in your workspace (generated/) and shown to you; the paths are returned. Each image costs money: ask for more than one only when you need them.',
     parameters: {
       type: 'object',
       properties: {
@@ -32,6 +32,14 @@ export const MEDIA_TOOLS: Readonly<Record<MediaJob, ToolDefinition>> = Object.fr
           description: 'Width x height in pixels, e.g. 1024x1024 (the model may allow only some sizes)',
         },
         n: { type: 'integer', minimum: 1, maximum: 4, description: 'How many images (default 1)' },
+        images: {
+          type: 'array',
+          items: { type: 'string' },
+          minItems: 1,
+          maxItems: 4,
+          description:
+            'Images to edit or combine (PNG, JPEG or WebP), relative to your workspace; leave out for new images',
+        },
       },
       required: ['prompt'],
       additionalProperties: false,
