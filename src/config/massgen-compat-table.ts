@@ -1,4 +1,5 @@
 import { CRITERIA_PRESETS } from '../types/criteria-schema.js';
+import { isRecord } from '../util/guards.js';
 
 /**
  * MassGen's config keys that are not massgen's own, in one table: what each becomes here. The compat
@@ -38,6 +39,18 @@ const checklistPreset = (value: unknown) =>
         value: 'evaluation',
         note: `MassGen's "${value}" criteria preset is not shipped: the "evaluation" preset is used (presets: ${CRITERIA_PRESETS.join(', ')})`,
       };
+
+/**
+ * MassGen's DSPy paraphrasing gives agents the question in other words; `paraphrase` does the same with
+ * each agent's own model. Off (or not an object): nothing to do.
+ */
+const dspyToParaphrase = (value: unknown) =>
+  isRecord(value) && value.enabled === true
+    ? {
+        value: true,
+        note: "becomes paraphrase: true — each agent after the first also reads the question restated by its own model (DSPy's backend, num_variants and strategy are not used)",
+      }
+    : { value: undefined };
 
 /** `key` → rule. Keys are dotted paths under the config root. */
 export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
@@ -121,10 +134,7 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
     kind: 'unsupported',
     note: 'skipping coordination is not supported; one agent answers directly anyway',
   },
-  'orchestrator.dspy': {
-    kind: 'unsupported',
-    note: 'DSPy question paraphrasing is not supported; see orchestrator.paraphrase',
-  },
+  'orchestrator.dspy': { kind: 'alias', to: 'paraphrase', convert: dspyToParaphrase },
   // Converted before the table applies (massgen-compat-skills.ts); the rows document them.
   'orchestrator.coordination.use_skills': {
     kind: 'automatic',

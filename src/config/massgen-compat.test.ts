@@ -192,6 +192,23 @@ describe("MassGen's config format", () => {
     expect(warnings[0]?.message).toMatch(/"local" mode runs commands here in the OS sandbox/);
   });
 
+  it("turns MassGen's DSPy paraphrasing on as paraphrase, and leaves it off when disabled", () => {
+    const dspy = (value: unknown, extra: Record<string, unknown> = {}) =>
+      checkConfig({ ...backend({}), orchestrator: { dspy: value, ...extra } }, { env: {} });
+    const on = dspy({ enabled: true, backend: { type: 'gemini' }, num_variants: 3 });
+    expect(on.diagnostics).toEqual([]);
+    expect(on.config?.orchestrator.paraphrase).toBe(true);
+    expect(on.warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^orchestrator\.dspy \(MassGen\): becomes paraphrase: true/),
+    ]);
+    const off = dspy({ enabled: false });
+    expect(off.config?.orchestrator.paraphrase).toBe(false);
+    expect(off.warnings).toEqual([]);
+    const mine = dspy({ enabled: true }, { paraphrase: false });
+    expect(mine.config?.orchestrator.paraphrase).toBe(false);
+    expect(mine.warnings.at(-1)?.message).toMatch(/ignored, paraphrase is set too/);
+  });
+
   it("keeps typos errors with suggestions, and massgen's own key when both are given", () => {
     const typo = checkConfig(backend({ enable_mcp_comand_line: true }), { env: {} });
     expect(typo.diagnostics[0]?.message).toMatch(/unknown key "enable_mcp_comand_line"/);

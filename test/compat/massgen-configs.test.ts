@@ -145,7 +145,6 @@ describe.skipIf(!present)(`MassGen's example configs${absent}`, () => {
     // Each stays for a reason docs/massgen-compat.md gives: what it asks for does not exist here.
     expect(unsupported.sort()).toEqual(
       [
-        'basic/multi/three_agents_dspy_enabled.yaml', // DSPy paraphrasing (Python DSPy)
         'debug/skip_coordination_test.yaml',
         'memory/single_agent_compression_test.yaml', // memory.recording
         'tools/code-execution/docker_full_dev_setup.yaml', // sudo, credentials, packages in the container
@@ -202,6 +201,8 @@ describe.skipIf(!present)(`MassGen's configs, run${absent}`, () => {
     'massgen/configs/tools/code-execution/basic_command_execution.yaml',
     // Gemini 2.5 with Google Search: its workflow calls go through the text.
     'massgen/configs/basic/multi/three_agents_default.yaml',
+    // DSPy paraphrasing: orchestrator.paraphrase, each agent's own model restating the question.
+    'massgen/configs/basic/multi/three_agents_dspy_enabled.yaml',
   ])('%s runs to a final answer against a scripted server', async (relative) => {
     const server = await startFakeServer([
       openAIChatDialect,
@@ -227,6 +228,7 @@ describe.skipIf(!present)(`MassGen's configs, run${absent}`, () => {
         stringify(pointAt(parse(readFileSync(original, 'utf8')) as Record<string, unknown>, server.origin)),
       );
       const warnings: string[] = [];
+      const paraphrased: string[] = [];
       const result = await runMassGen({
         config: file,
         question: 'What is 6 times 7?',
@@ -235,6 +237,7 @@ describe.skipIf(!present)(`MassGen's configs, run${absent}`, () => {
         logging: false,
         onEvent: (event) => {
           if (event.type === 'run.warning') warnings.push(event.message);
+          if (event.type === 'agent.question.paraphrased') paraphrased.push(event.agentId);
         },
       });
       expect(result.error).toBeUndefined();
@@ -246,6 +249,8 @@ describe.skipIf(!present)(`MassGen's configs, run${absent}`, () => {
         expect(gemini.length).toBeGreaterThan(0);
         expect(gemini.every((r) => JSON.stringify(r.body).includes('googleSearch'))).toBe(true);
       }
+      // Every agent after the first read the question restated; without dspy nobody does.
+      expect(paraphrased).toHaveLength(relative.includes('dspy') ? 2 : 0);
       if (relative.includes('code-execution'))
         expect(warnings.some((w) => w.includes('orchestrator.snapshot_storage (MassGen)'))).toBe(true);
     } finally {
