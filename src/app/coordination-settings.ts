@@ -63,6 +63,7 @@ export function coordinationSettings(
     judgeAgentId: o.judge ?? null,
     maxOrchestrationRestarts: o.coordination.max_orchestration_restarts,
     debugFinalAnswer: o.debug_final_answer ?? null,
+    skipCoordinationRounds: o.skip_coordination_rounds,
     paraphrase: o.paraphrase,
     personas: o.personas,
     finalAnswerStrategy: o.final_answer_strategy ?? null,

@@ -130,10 +130,6 @@ export const MASSGEN_KEYS: Readonly<Record<string, CompatRule>> = {
   },
   'memory.recording': { kind: 'unsupported', note: 'memory recording is not supported' },
   'memory.debug': { kind: 'metadata' },
-  'orchestrator.skip_coordination_rounds': {
-    kind: 'unsupported',
-    note: 'skipping coordination is not supported; one agent answers directly anyway',
-  },
   'orchestrator.dspy': { kind: 'alias', to: 'paraphrase', convert: dspyToParaphrase },
   // Converted before the table applies (massgen-compat-skills.ts); the rows document them.
   'orchestrator.coordination.use_skills': {

@@ -80,6 +80,7 @@ describe('parseConfig: valid configs', () => {
       selection: 'vote',
       paraphrase: false,
       personas: 'none',
+      skip_coordination_rounds: false,
     });
     expect(config.pricing).toEqual({});
     expect(config.rate_limits).toEqual({});

@@ -173,6 +173,8 @@ export const OrchestratorConfigSchema = z.strictObject({
    * the final answer, so a deliberately poor one shows whether the winner sends the team back.
    */
   debug_final_answer: z.string().min(1).optional(),
+  /** Debugging (MassGen's key): no coordination — the first agent answers directly, and that is final. */
+  skip_coordination_rounds: z.boolean().default(false),
   /** `final_answer_strategy`, `coordination_mode`, `presenter_agent` (MassGen's keys). */
   ...qualityOrchestratorKeys,
 });

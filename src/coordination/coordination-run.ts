@@ -287,12 +287,16 @@ export class CoordinationRun implements LoopHost {
     return { accepted: true, seq };
   }
 
+  /** A team coordinates; one agent, or `skip_coordination_rounds`, answers directly. */
+  private coordinates(): boolean {
+    return this.state.agents.length > 1 && !this.settings.skipCoordinationRounds;
+  }
+
   /** "Answer now": coordination stops and the best current answer is presented (as at a timeout). */
   answerNow(source: SteeringSource = 'api'): AnswerNowResult {
     const checked = checkAnswerNow({
       running: this.running,
-      coordinating:
-        this.state.agents.length > 1 && !this.step && !this.loop.isConcluding && this.stopped === null,
+      coordinating: this.coordinates() && !this.step && !this.loop.isConcluding && this.stopped === null,
       hasAnswer: this.state.currentAnswers().length > 0,
     });
     if (!checked.accepted) return checked;
@@ -348,7 +352,7 @@ export class CoordinationRun implements LoopHost {
     let outcome: ConcludedRun;
     try {
       await startTools(this, this.runAbort.signal);
-      const coordinating = this.state.agents.length > 1;
+      const coordinating = this.coordinates();
       if (this.settings.planningMode && coordinating) {
         this.planning = await classifyTools(this, this.runAbort.signal);
       }
@@ -369,9 +373,9 @@ export class CoordinationRun implements LoopHost {
       }
       outcome = this.step
         ? await runStep(this, this.step)
-        : this.state.agents.length === 1
-          ? await runSingleAgent(this)
-          : await this.loop.runCoordination();
+        : coordinating
+          ? await this.loop.runCoordination()
+          : await runSingleAgent(this);
     } catch (error) {
       outcome = thrownOutcome(error, this.stopped === 'cancelled');
     } finally {

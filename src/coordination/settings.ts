@@ -56,6 +56,8 @@ export interface CoordinationSettings {
   maxOrchestrationRestarts: number;
   /** `debug_final_answer`: what the first attempt's check reads instead of the final answer; null: the answer. */
   debugFinalAnswer: string | null;
+  /** `skip_coordination_rounds`: the first agent answers directly, as a team of one would. */
+  skipCoordinationRounds: boolean;
   /** Agents after the first also read the question paraphrased by their own model. */
   paraphrase: boolean;
   /** `auto`: distinct working styles for agents that share a model. */
@@ -101,6 +103,7 @@ export const defaultCoordinationSettings: CoordinationSettings = {
   judgeAgentId: null,
   maxOrchestrationRestarts: 0,
   debugFinalAnswer: null,
+  skipCoordinationRounds: false,
   paraphrase: false,
   personas: 'none',
   finalAnswerStrategy: null,

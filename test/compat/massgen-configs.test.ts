@@ -145,7 +145,6 @@ describe.skipIf(!present)(`MassGen's example configs${absent}`, () => {
     // Each stays for a reason docs/massgen-compat.md gives: what it asks for does not exist here.
     expect(unsupported.sort()).toEqual(
       [
-        'debug/skip_coordination_test.yaml',
         'memory/single_agent_compression_test.yaml', // memory.recording
         'tools/code-execution/docker_full_dev_setup.yaml', // sudo, credentials, packages in the container
         'tools/code-execution/docker_github_readonly.yaml', // credentials in the container

@@ -258,6 +258,27 @@ describe('debug_final_answer', () => {
   });
 });
 
+describe('skip_coordination_rounds', () => {
+  it('the first agent answers directly and that is final; the others are never asked', async () => {
+    const { recorder, finished, backends } = await runTeam(
+      [
+        { id: 'a', steps: persona('a') },
+        { id: 'b', steps: persona('b') },
+      ],
+      { skipCoordinationRounds: true },
+    );
+    expect(backends['b']?.requests).toEqual([]);
+    expect(backends['a']?.requests).toHaveLength(1);
+    expect(toolNames(backends['a']?.requests[0])).not.toContain('vote');
+    expect(recorder.ofType('vote.cast')).toEqual([]);
+    expect(finished).toMatchObject({
+      status: 'completed',
+      winnerId: 'a',
+      finalAnswer: 'Final from a (attempt 1)',
+    });
+  });
+});
+
 describe('large teams', () => {
   it('islands: each agent sees only its island; the island winners meet in a final round', async () => {
     const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
