@@ -175,6 +175,40 @@ orchestrator:
   });
 });
 
+describe('loadConfigFile, the same file read again (as massgen serve does per request)', () => {
+  it('gives the config it made before when nothing it was made from changed', () => {
+    write('config.yaml', MINIMAL.replace('gpt-4o-mini', '${MODEL}'));
+    const env = { MODEL: 'm1' };
+    const first = loadConfigFile('config.yaml', { env, cwd: dir });
+    expect(loadConfigFile('config.yaml', { env: { ...env }, cwd: dir })).toBe(first);
+  });
+
+  it('reads an edited file anew: a stale config is never served', () => {
+    write('config.yaml', MINIMAL);
+    expect(loadConfigFile('config.yaml', { env: {}, cwd: dir }).agents[0].backend.model).toBe('gpt-4o-mini');
+    write('config.yaml', MINIMAL.replace('gpt-4o-mini', 'gpt-4o'));
+    expect(loadConfigFile('config.yaml', { env: {}, cwd: dir }).agents[0].backend.model).toBe('gpt-4o');
+    write('config.yaml', `${MINIMAL}    modle: x\n`);
+    expect(() => loadConfigFile('config.yaml', { env: {}, cwd: dir })).toThrow(ConfigValidationError);
+  });
+
+  it('resolves ${VAR} again when a variable the file names changed, and not for others', () => {
+    write('config.yaml', MINIMAL.replace('gpt-4o-mini', '${MODEL:-fallback}'));
+    const first = loadConfigFile('config.yaml', { env: { MODEL: 'm1' }, cwd: dir });
+    expect(loadConfigFile('config.yaml', { env: { MODEL: 'm1', OTHER: 'x' }, cwd: dir })).toBe(first);
+    expect(loadConfigFile('config.yaml', { env: { MODEL: 'm2' }, cwd: dir }).agents[0].backend.model).toBe(
+      'm2',
+    );
+    expect(loadConfigFile('config.yaml', { env: {}, cwd: dir }).agents[0].backend.model).toBe('fallback');
+  });
+
+  it('does not take a config made for another working folder', () => {
+    write('config.yaml', MINIMAL);
+    const first = loadConfigFile(join(dir, 'config.yaml'), { env: {}, cwd: dir });
+    expect(loadConfigFile(join(dir, 'config.yaml'), { env: {}, cwd: '/' })).not.toBe(first);
+  });
+});
+
 describe('validateConfigFile', () => {
   it('returns the config when valid', () => {
     write('config.yaml', MINIMAL);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
+import { ConfigFileMemo } from './config-file-memo.js';
 import { ConfigValidationError, type ConfigDiagnostic } from './diagnostics.js';
 import type { ConfigEnv } from './interpolate-env.js';
 import { checkConfig } from './parse-config.js';
@@ -32,17 +33,23 @@ function readProblem(error: unknown, absolute: string): string {
   return `cannot read config file ${absolute}: ${typeof code === 'string' ? code : String(error)}`;
 }
 
-/** `source` is the prefix for messages; unset when the file could not be read (the message names it). */
-function checkFile(path: string, env: ConfigEnv, cwd: string): ConfigValidationResult & { source?: string } {
-  const absolute = resolve(cwd, path);
-  let text: string;
+type CheckResult = ConfigValidationResult & { source?: string };
+
+/** The file's text, or the result saying why it could not be read. */
+function readConfigText(absolute: string): string | CheckResult {
   try {
-    text = readFileSync(absolute, 'utf8');
+    return readFileSync(absolute, 'utf8');
   } catch (error) {
     return { valid: false, diagnostics: [{ path: '', message: readProblem(error, absolute) }], warnings: [] };
   }
+}
+
+const formatOf = (absolute: string) => (extname(absolute).toLowerCase() === '.json' ? 'JSON' : 'YAML');
+
+/** `source` is the prefix for messages; unset when the file could not be read (the message names it). */
+function checkText(text: string, absolute: string, path: string, env: ConfigEnv, cwd: string): CheckResult {
   const source = path;
-  const parsed = parseYamlSource(text, extname(absolute).toLowerCase() === '.json' ? 'JSON' : 'YAML');
+  const parsed = parseYamlSource(text, formatOf(absolute));
   if (parsed.diagnostics.length > 0)
     return { valid: false, diagnostics: parsed.diagnostics, warnings: [], source };
   const { config, diagnostics, warnings } = checkConfig(parsed.data, {
@@ -56,6 +63,14 @@ function checkFile(path: string, env: ConfigEnv, cwd: string): ConfigValidationR
     : { valid: true, diagnostics, warnings, config };
 }
 
+function checkFile(path: string, env: ConfigEnv, cwd: string): CheckResult {
+  const absolute = resolve(cwd, path);
+  const text = readConfigText(absolute);
+  return typeof text === 'string' ? checkText(text, absolute, path, env, cwd) : text;
+}
+
+const memo = new ConfigFileMemo();
+
 /**
  * Reads a YAML or JSON config file (relative to `cwd`) into a validated, frozen {@link MassGenConfig}.
  * Schema problems carry the line and column of the offending node.
@@ -64,9 +79,18 @@ function checkFile(path: string, env: ConfigEnv, cwd: string): ConfigValidationR
  *   `diagnostics` list every problem.
  */
 export function loadConfigFile(path: string, options: LoadConfigOptions = {}): MassGenConfig {
-  const result = checkFile(path, options.env ?? process.env, options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const absolute = resolve(cwd, path);
+  const text = readConfigText(absolute);
+  if (typeof text !== 'string') throw new ConfigValidationError(text.diagnostics, {});
+  const recipe = ConfigFileMemo.recipe(text, formatOf(absolute), cwd, env);
+  const known = memo.get(absolute, recipe);
+  if (known) return known;
+  const result = checkText(text, absolute, path, env, cwd);
   if (result.config === undefined)
     throw new ConfigValidationError(result.diagnostics, { source: result.source });
+  memo.set(absolute, recipe, result.config);
   return result.config;
 }
 

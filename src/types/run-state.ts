@@ -123,14 +123,36 @@ export const initialRunState = (): RunState => ({
 });
 
 /**
+ * Where each agent is in an agents array, by id. Every array the reducer makes keeps the order of the
+ * one it came from, so a copy inherits its source's index: finding an agent costs one lookup, not a
+ * scan of a thousand ids for each of a run's events.
+ */
+const positions = new WeakMap<readonly AgentState[], ReadonlyMap<string, number>>();
+
+/** The index of `agentId` in `agents`, or -1; checked, so an array someone changed in place is read anew. */
+function positionOf(agents: readonly AgentState[], agentId: string): number {
+  let known = positions.get(agents);
+  let index = known?.get(agentId);
+  if (index === undefined || agents[index]?.agentId !== agentId) {
+    // Reversed, so that an id listed twice finds its first place (as `findIndex` did).
+    known = new Map(agents.map((a, at) => [a.agentId, at] as const).reverse());
+    positions.set(agents, known);
+    index = known.get(agentId);
+  }
+  return index ?? -1;
+}
+
+/**
  * One agent changed. Copies the array of agents (a shallow copy: the other agents are shared), not
  * every agent: with a thousand agents this runs for most events.
  */
 function updateAgent(state: RunState, agentId: string, patch: (agent: AgentState) => AgentState): RunState {
-  const index = state.agents.findIndex((a) => a.agentId === agentId);
+  const index = positionOf(state.agents, agentId);
   if (index === -1) return state;
   const agents = state.agents.slice();
   agents[index] = patch(agents[index] as AgentState);
+  const known = positions.get(state.agents);
+  if (known) positions.set(agents, known);
   return { ...state, agents };
 }
 

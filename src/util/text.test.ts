@@ -1,5 +1,16 @@
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { cell, fitStart, padEndTo, padStartTo, tailFrom, textWidth, truncate, wrapText } from './text.js';
+import {
+  NARROW,
+  cell,
+  fitStart,
+  padEndTo,
+  padStartTo,
+  tailFrom,
+  textWidth,
+  truncate,
+  wrapText,
+} from './text.js';
 
 const FAMILY = '👨‍👩‍👧‍👦'; // man ZWJ woman ZWJ girl ZWJ boy: one character, two columns
 const FLAGS = '🇯🇵🇫🇷🇨🇳'; // three regional-indicator pairs
@@ -18,6 +29,26 @@ const SAMPLES = [
   `mixed 中文 text with emoji 🚀✨ and ${ACCENTED} everywhere 한국어 텍스트`,
   `${STACKED}${STACKED}${STACKED}${STACKED}${STACKED}`,
 ];
+
+describe('the narrow set measured without string-width', () => {
+  it('holds only characters string-width gives one column, each a grapheme cluster of its own', () => {
+    const narrow: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const char = String.fromCharCode(code);
+      if (NARROW.test(char)) narrow.push(char);
+    }
+    expect(narrow.length).toBeGreaterThan(95);
+    expect(narrow.filter((char) => stringWidth(char, { countAnsiEscapeCodes: true }) !== 1)).toEqual([]);
+    const all = narrow.join('');
+    const clusters = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(all)];
+    expect(clusters).toHaveLength(all.length);
+    expect(textWidth('a — b … → ─')).toBe(11);
+    // Outside the set string-width decides: an emoji-presentation square, a soft hyphen, an accent.
+    expect(textWidth('\u25FE')).toBe(2);
+    expect(textWidth('a\u00AD')).toBe(1);
+    expect(textWidth('e\u0301—')).toBe(2);
+  });
+});
 
 describe('textWidth', () => {
   it('counts terminal columns: wide CJK and emoji two, combining marks none', () => {

@@ -19,8 +19,14 @@ import stringWidth from 'string-width';
 /** Made on first use: building a segmenter costs ~14 ms, and ASCII text never needs one. */
 let graphemes: Intl.Segmenter | undefined;
 
-/** Printable ASCII only: one column per code unit, no clusters. */
-const NARROW = /^[\x20-\x7E]*$/;
+/**
+ * One column per code unit, each its own cluster: printable ASCII, and the Latin letters, punctuation
+ * (`—`, `…`), arrows and box drawing the views print themselves. Text made only of these is measured
+ * without `string-width`, whose first call compiles its emoji pattern (about 6 MiB of a plain run's
+ * peak memory). text.test.ts checks every one of these against `string-width`.
+ */
+export const NARROW =
+  /^[\x20-\x7E\u00A0-\u00AC\u00AE-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2500-\u25FC]*$/;
 
 /*
  * V8's grapheme segmenter (Node 20) takes time quadratic in the length of the string it segments —

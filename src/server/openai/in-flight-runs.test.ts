@@ -75,4 +75,22 @@ describe('InFlightRuns', () => {
     ]);
     expect(over.terminations).toEqual([]);
   });
+
+  it('holds a thousand requests in flight without a "possible memory leak" warning, and lets them go', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const runs = new InFlightRuns();
+      const flights = Array.from({ length: 1000 }, () => runs.begin(new AbortController().signal));
+      // Each run waits on the server's signals the way a streamed answer does.
+      for (const flight of flights) flight.forced.addEventListener('abort', () => {});
+      await settle();
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+      for (const flight of flights) flight.end();
+      expect(runs.size).toBe(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

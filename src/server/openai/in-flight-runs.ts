@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { PreparedRun } from '../../app/index.js';
 import { CancelledError, ExitCode } from '../../types/errors.js';
 import { linkedAbortController } from '../../util/abort.js';
@@ -30,6 +31,12 @@ export class InFlightRuns {
   private readonly entries = new PendingSet<{ run: PreparedRun | null }>();
   private readonly stopping = new AbortController();
   private readonly forcing = new AbortController();
+
+  constructor() {
+    // One listener per request in flight is the design (a thousand queued requests: a thousand), not a
+    // leak: without this, Node warns "Possible EventTarget memory leak" on the server's stderr.
+    setMaxListeners(0, this.stopping.signal, this.forcing.signal);
+  }
 
   /** Runs (and requests waiting for a slot) in flight now. */
   get size(): number {
