@@ -155,6 +155,10 @@ export async function assembleRun(
       parts.push(part);
       if (part.close) closers.push(() => part.close!());
     }
+    // The orchestrator takes one of each: two would be a mistake of the code that added them.
+    for (const key of ['toolHooks', 'stopHook'] as const)
+      if (parts.filter((part) => part[key] !== undefined).length > 1)
+        throw new Error(`two capabilities of this run give ${key}: at most one may`);
     const said = (order: 'pre' | undefined) =>
       parts.flatMap((part) => (part.warningsOrder === order ? (part.warnings ?? []) : []));
     let agents: AgentSpec[];

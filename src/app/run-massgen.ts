@@ -142,17 +142,13 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   };
 }
 
-/**
- * The one capability part of a kind the orchestrator takes once (the hooks' `toolHooks`, `stopHook`),
- * as an option: two capabilities giving it is a mistake of the code that added them.
- */
+/** The capability part of a kind the orchestrator takes once (assembleRun checks there is one at most). */
 function onePart<K extends 'toolHooks' | 'stopHook'>(
   parts: readonly CapabilityParts[],
   key: K,
 ): Partial<Pick<CapabilityParts, K>> {
-  const given = parts.filter((part) => part[key] !== undefined);
-  if (given.length > 1) throw new Error(`two capabilities of this run give ${key}: at most one may`);
-  return given.length === 0 ? {} : ({ [key]: given[0]![key] } as Partial<Pick<CapabilityParts, K>>);
+  const part = parts.find((p) => p[key] !== undefined);
+  return part ? ({ [key]: part[key] } as Partial<Pick<CapabilityParts, K>>) : {};
 }
 
 /** The run's log folder, with `status.json` written (phase "starting") before its path is handed out. */
