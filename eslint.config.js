@@ -56,6 +56,8 @@ const capabilityFolders = [
   'tools/computer',
   'tools/media-generation',
   'task-plan',
+  'hooks',
+  'project-instructions',
 ];
 
 /** Only the descriptor of each capability folder (for the composition root). */
@@ -148,9 +150,9 @@ export default tseslint.config(
   // Context that never overflows: summaries of older steps, large tool results to files (docs/compression.md).
   layer('compression', ['types', 'util', 'config']),
   // The user's hooks around tool calls, run in the command tool's OS sandbox (docs/hooks.md).
-  layer('hooks', ['types', 'util', 'tools', 'config']),
-  // AGENTS.md / CLAUDE.md for the agents, and `@path` in a question (docs/hooks.md).
-  layer('project-instructions', ['types', 'util', 'tools', 'config']),
+  layer('hooks', ['types', 'util', 'tools', 'config', 'capability']),
+  // AGENTS.md / CLAUDE.md for the agents (docs/hooks.md); `@path` in a question is workspace's.
+  layer('project-instructions', ['types', 'util', 'tools', 'config', 'capability']),
   // An agent's own work: task plans (docs/task-plans.md) and ask_others (docs/ask-others.md).
   layer('task-plan', ['types', 'util', 'tools', 'capability', 'config']),
   layer('ask-others', ['types', 'util', 'tools', 'capability', 'config']),

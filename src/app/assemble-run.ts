@@ -11,7 +11,7 @@ import type { Tool } from '../tools/define-tool.js';
 import type { Env } from '../types/env.js';
 import type { RunWarning } from '../types/events.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
-import type { ContextPathInfo, Reviewer, RunWorkspaces } from '../workspace/index.js';
+import { findAtPaths, type ContextPathInfo, type Reviewer, type RunWorkspaces } from '../workspace/index.js';
 import { buildAgentSpecs, prepareBackends, withCapabilityPrompts } from './build-agents.js';
 import { agentCustomTools, loadAgentCustomTools } from './build-tools.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
@@ -19,8 +19,6 @@ import { builtInCapabilities } from './capabilities.js';
 import { loadEvalCriteria } from './coordination-settings.js';
 import { withExtraContextPaths } from './extra-context-paths.js';
 import { backendNotices } from './backend-notices.js';
-import { findAtPaths } from '../project-instructions/index.js';
-import { withProjectInstructions } from './project-instructions-setup.js';
 import { harnessWarnings } from './harness-checks.js';
 import type { MassGenOptions } from './massgen-options.js';
 import { mediaWarnings } from './run-attachments.js';
@@ -145,6 +143,8 @@ export async function assembleRun(
       projectTrusted: base.projectTrusted,
       interactive: options.interactive ?? options.onToolApproval !== undefined,
       sandboxes,
+      contextPaths: base.contextPaths.map((c) => c.path),
+      envFiles: base.envFiles,
       scrubber: run.scrubber,
       signal: options.signal,
       notes,
@@ -155,6 +155,10 @@ export async function assembleRun(
       parts.push(part);
       if (part.close) closers.push(() => part.close!());
     }
+    // The orchestrator takes one of each: two would be a mistake of the code that added them.
+    for (const key of ['toolHooks', 'stopHook'] as const)
+      if (parts.filter((part) => part[key] !== undefined).length > 1)
+        throw new Error(`two capabilities of this run give ${key}: at most one may`);
     const said = (order: 'pre' | undefined) =>
       parts.flatMap((part) => (part.warningsOrder === order ? (part.warnings ?? []) : []));
     let agents: AgentSpec[];
@@ -182,8 +186,6 @@ export async function assembleRun(
         ...mediaWarnings(run.attached.media, agents, { config, env }),
       ];
     }
-    if (config.project_instructions)
-      agents = withProjectInstructions(agents, [cwd, ...base.contextPaths.map((c) => c.path)], workspaces);
     return {
       agents,
       // MassGen keys the config used that massgen handles differently or not at all: said at run start.

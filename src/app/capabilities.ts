@@ -1,6 +1,8 @@
 import { externalAgentsCapability, pythonToolsCapability } from '../bridge/capability.js';
 import type { Capability } from '../capability/index.js';
+import { hooksCapability } from '../hooks/capability.js';
 import { memoryCapability } from '../memory/capability.js';
+import { projectInstructionsCapability } from '../project-instructions/capability.js';
 import { skillsCapability } from '../skills/capability.js';
 import { browserCapability } from '../tools/browser/capability.js';
 import { computerCapability } from '../tools/computer/capability.js';
@@ -25,8 +27,8 @@ const subagentsCapability: Capability = {
  * The run's capabilities, in the order their parts are merged (docs/architecture.md, "How to add a
  * capability"): an agent's custom tools are the config's, then Python's, the library's and memory's;
  * `load_skill` comes first among its tools and the browser, desktop and media tools after its custom
- * ones; the skills list precedes the memories in its system prompt; skills' warnings precede the
- * external agents'. Only the descriptors load here; each capability's module loads when a run uses it.
+ * ones; the skills list precedes the memories in its system prompt, and the project's instructions
+ * end it; skills' warnings precede the external agents', and the hooks' follow the others'. Only the descriptors load here; each capability's module loads when a run uses it.
  */
 export const builtInCapabilities: readonly Capability[] = [
   pythonToolsCapability,
@@ -39,4 +41,6 @@ export const builtInCapabilities: readonly Capability[] = [
   externalAgentsCapability,
   subagentsCapability,
   taskPlanCapability,
+  projectInstructionsCapability,
+  hooksCapability,
 ];

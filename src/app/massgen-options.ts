@@ -6,9 +6,9 @@ import type { RunTermination } from '../logging/index.js';
 import type { AttachmentInput } from '../media/index.js';
 import type { ToolsByAgent } from '../tools/define-tool.js';
 import type { DownloadProgress } from '../types/backend.js';
-import type { Env } from '../types/env.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
+import type { CommonRunOptions } from '../types/run-options.js';
 import type {
   AnswerNowResult,
   SteeringMessage,
@@ -23,17 +23,13 @@ import type { ReviewSource } from '../workspace/index.js';
 import type { ExtraContextPath } from './extra-context-paths.js';
 import type { ReviewChoice, ReviewMode } from './review-desk.js';
 
-/** Options of {@link prepareRun} and {@link runMassGen}. */
-export interface MassGenOptions {
+/** Options of {@link prepareRun} and {@link runMassGen}: the common ones, and a run's own. */
+export interface MassGenOptions extends CommonRunOptions {
   question: string;
   /** A validated config, a plain config object (validated here), or the path of a YAML/JSON file. */
   config: MassGenConfig | Record<string, unknown> | string;
   /** Use these agents instead of building backends from the config (e.g. `ScriptedBackend`s). */
   agents?: AgentSpec[];
-  /** Working directory: `.env` and `.massgen/` live here. Default: `process.cwd()`. */
-  cwd?: string;
-  /** Environment for `${VAR}` and API keys. Default: the process environment plus `<cwd>/.env`. */
-  env?: Env;
   /**
    * Whether code and skills a config names may come from `cwd` when they are not beside the config
    * file (as MassGen resolves them). Default true; the CLI passes false for a working folder the user
@@ -45,7 +41,6 @@ export interface MassGenOptions {
    * Default: `<cwd>/.env` and the user-level `~/.config/massgen/.env`, those that exist.
    */
   envFiles?: readonly string[];
-  signal?: AbortSignal;
   /** Earlier turns of a multi-turn session. */
   history?: readonly HistoryTurn[];
   /**
@@ -69,8 +64,6 @@ export interface MassGenOptions {
   atPaths?: boolean;
   /** Step mode: one agent's one action against a recorded session, instead of a whole run (docs/step-mode.md). */
   step?: StepRequest;
-  /** Write `.massgen/massgen_logs/…` (default: the config's `ui.logging_enabled`). */
-  logging?: boolean;
   /** Folder holding the log folders. Default: `<cwd>/.massgen/massgen_logs`. */
   logRoot?: string;
   orchestratorTimeoutSeconds?: number;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { maskSecrets } from '../config/index.js';
 import { Orchestrator, type RunStream } from '../coordination/index.js';
 import { createRunLogWriter, type RunLogWriter } from '../logging/index.js';
+import type { CapabilityParts } from '../capability/index.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { assembleRun, runBase, type AssembledRun, type RunBase } from './assemble-run.js';
@@ -9,7 +10,6 @@ import { coordinationSettings } from './coordination-settings.js';
 import type { MassGenOptions, PreparedRun } from './massgen-options.js';
 import { withAllConfigProblems } from './all-config-problems.js';
 import { askOthersSetup } from './ask-others-setup.js';
-import { startRunHooks } from './run-hooks-setup.js';
 import { ReviewDesk } from './review-desk.js';
 import { loadRunAttachments } from './run-attachments.js';
 import { streamRun } from './run-stream.js';
@@ -59,20 +59,6 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     { attached, reviewer: reviews.reviewer, scrubber },
   );
   assembled = run;
-  // Hooks (docs/hooks.md): UserPromptSubmit runs now, before any request, and may refuse the question.
-  const hooks = await startRunHooks(config, {
-    cwd,
-    env,
-    projectTrusted: base.projectTrusted,
-    envFiles: base.envFiles,
-    question: options.question,
-    ...(options.signal ? { signal: options.signal } : {}),
-  }).catch(async (error: unknown) => {
-    await run.close();
-    await run.workspaces?.dispose().catch(() => undefined);
-    throw error;
-  });
-  const warnings = [...run.warnings, ...(hooks?.warnings ?? [])];
   const desk = new ToolApprovalDesk();
   // Rules a capability asks first (`memory.save: ask` with someone to ask) make one more `ask`.
   const rules = run.parts.flatMap((part) => (part.rules ? [part.rules] : []));
@@ -96,9 +82,10 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
     ...(options.clock ? { clock: options.clock } : {}),
     ...(approver ? { approveToolCall: approver } : {}),
     ...(toolPolicy ? { toolPolicy } : {}),
-    ...(hooks?.toolHooks ? { toolHooks: hooks.toolHooks } : {}),
+    ...onePart(run.parts, 'toolHooks'),
+    ...onePart(run.parts, 'stopHook'),
     ...(run.workspaces ? { workspaces: run.workspaces } : {}),
-    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(run.warnings.length > 0 ? { warnings: run.warnings } : {}),
     scrubber,
   });
   const writer =
@@ -123,7 +110,6 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       options,
       attached,
       run,
-      hooks,
       writer,
       started: (events) => (live = events),
       ended: resolveResult,
@@ -154,6 +140,15 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       },
     pendingQuestions: () => askOthers?.desk.pendingQuestions() ?? [],
   };
+}
+
+/** The capability part of a kind the orchestrator takes once (assembleRun checks there is one at most). */
+function onePart<K extends 'toolHooks' | 'stopHook'>(
+  parts: readonly CapabilityParts[],
+  key: K,
+): Partial<Pick<CapabilityParts, K>> {
+  const part = parts.find((p) => p[key] !== undefined);
+  return part ? ({ [key]: part[key] } as Partial<Pick<CapabilityParts, K>>) : {};
 }
 
 /** The run's log folder, with `status.json` written (phase "starting") before its path is handed out. */

@@ -3,7 +3,6 @@ import type { CapabilityParts, RunEnd } from '../capability/index.js';
 import type { Orchestrator, RunStream } from '../coordination/index.js';
 import type { RunLogWriter } from '../logging/index.js';
 import type { RunAttachments } from './run-attachments.js';
-import type { StartedRunHooks } from './run-hooks-setup.js';
 import { CancelledError, describeError } from '../types/errors.js';
 import type { RunEvent, RunEventOf } from '../types/events.js';
 import { notRunResult, type RunResult } from '../types/run-result.js';
@@ -20,8 +19,6 @@ export interface StreamInputs {
   orchestrator: Orchestrator;
   options: MassGenOptions;
   attached: RunAttachments;
-  /** The user's hooks (docs/hooks.md): context for the question, `Stop` at the end. */
-  hooks?: StartedRunHooks | null;
   run: AssembledRun;
   writer: RunLogWriter | null;
   /** Handed the live stream once the run starts (for steering). */
@@ -38,15 +35,14 @@ export interface StreamInputs {
 export async function* streamRun(inputs: StreamInputs): AsyncGenerator<RunEvent, void, undefined> {
   const { options, attached, run, writer } = inputs;
   const { controller, dispose } = linkedAbortController(options.signal);
-  const events = inputs.orchestrator.run(
-    inputs.hooks ? inputs.hooks.withContext(attached.question) : attached.question,
-    {
-      signal: controller.signal,
-      ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
-      ...(options.history ? { history: options.history } : {}),
-      ...(options.step ? { step: options.step } : {}),
-    },
-  );
+  // What the capabilities add to the question (the hooks' UserPromptSubmit context).
+  const question = run.parts.reduce((text, part) => part.question?.(text) ?? text, attached.question);
+  const events = inputs.orchestrator.run(question, {
+    signal: controller.signal,
+    ...(attached.media.length > 0 ? { attachments: attached.media } : {}),
+    ...(options.history ? { history: options.history } : {}),
+    ...(options.step ? { step: options.step } : {}),
+  });
   inputs.started(events);
   let finished: Finished | null = null;
   const record = (event: RunEvent) => {
@@ -72,10 +68,7 @@ export async function* streamRun(inputs: StreamInputs): AsyncGenerator<RunEvent,
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) record(next.value);
     }
     dispose();
-    const hookWarnings = (await inputs.hooks?.stopped(finished)) ?? [];
-    inputs.hooks?.close();
-    const ended = await endRun(options.question, run, writer, finished);
-    inputs.ended(hookWarnings.length > 0 ? { ...ended, hookWarnings } : ended);
+    inputs.ended(await endRun(options.question, run, writer, finished));
   }
 }
 

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import path from 'node:path';
-import { isExampleRef, loadDotEnv, resolveExampleRef, type Env } from '../app/essentials.js';
+import { isExampleRef, loadDotEnv, resolveExampleRef } from '../app/essentials.js';
 import { ConfigError, MassGenError, describeError } from '../types/errors.js';
+import type { CommonRunOptions } from '../types/run-options.js';
 import { readAttachments } from './attachments.js';
 import type { BatchExecutor, BatchJob, JobEnd } from './executor.js';
 import { inProcessExecutor } from './in-process-executor.js';
@@ -9,18 +10,14 @@ import { readBatchInput, type BatchItem, type InputProblem } from './input-lines
 import { openResultFile } from './result-file.js';
 import { failedOutcome, lineFailed, type BatchResultLine } from './result-line.js';
 
-/** Options of {@link runBatch}. */
-export interface RunBatchOptions {
+/** Options of {@link runBatch}: the common ones (`signal` stops the batch), and a batch's own. */
+export interface RunBatchOptions extends CommonRunOptions {
   /** The questions: a JSON Lines file (see `readBatchInput`). */
   input: string;
   /** The results: a JSON Lines file, appended to; ids already in it are skipped (resume). */
   output: string;
   /** The config of lines without their own: a path or `@examples/NAME`. */
   config?: string;
-  /** Relative paths resolve here; `.massgen/` lives here. Default: `process.cwd()`. */
-  cwd?: string;
-  /** API keys and `${VAR}` values. Default: the process environment plus `<cwd>/.env`. */
-  env?: Env;
   /** Runs at once (default: the executor's; 4 in-process, every job at once on a queue). */
   concurrency?: number;
   /** A malformed input line is an error instead of being skipped. */
@@ -29,10 +26,6 @@ export interface RunBatchOptions {
   redoErrors?: boolean;
   /** Start no new run once the batch (earlier lines included) has cost this many dollars. */
   maxCostUsd?: number;
-  /** Write each run's log folder (default: each config's `ui.logging_enabled`). */
-  logging?: boolean;
-  /** Stops the batch: nothing new starts, runs in progress are cancelled, every finished line is kept. */
-  signal?: AbortSignal;
   /** Where runs execute. Default: this process (`inProcessExecutor`). */
   executor?: BatchExecutor;
   /** Called once the work is known, then after every line written. */

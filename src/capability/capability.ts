@@ -7,6 +7,8 @@ import type { Backend, BackendSettings } from '../types/backend.js';
 import type { Env } from '../types/env.js';
 import type { RunEvent, RunEventOf, RunWarning } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
+import type { StopHook } from '../types/stop-hook.js';
+import type { ToolHooks } from '../types/tool.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 
 /**
@@ -91,6 +93,8 @@ export interface CapabilityOptions {
   history?: readonly unknown[] | undefined;
   /** The previous turn's winning workspace in a session (what it left carries over). */
   previousWorkspace?: string | null | undefined;
+  /** The working folder as given (the process's when absent). */
+  cwd?: string | undefined;
 }
 
 /** What {@link CapabilityModule.prepare} is given: the run as the app has assembled it so far. */
@@ -112,6 +116,10 @@ export interface RunContext {
   readonly interactive: boolean;
   /** Each config agent's sandbox, by agent id (none with agents given in code, or without workspaces). */
   readonly sandboxes: ReadonlyMap<string, AgentSandbox>;
+  /** The run's context paths (`orchestrator.context_paths`, `@path` in the question), resolved. */
+  readonly contextPaths: readonly string[];
+  /** The `.env` files the run's environment came from: kept out of every sandbox. */
+  readonly envFiles: readonly string[];
   /** Masks every secret the run knows: for anything a capability writes or keeps. */
   readonly scrubber: SecretScrubber;
   readonly signal?: AbortSignal | undefined;
@@ -178,6 +186,21 @@ export interface CapabilityParts {
   readonly warningsOrder?: 'pre';
   /** Permission rules asked before every agent's and the team's (docs/permissions.md). */
   readonly rules?: RuleList;
+  /**
+   * The question as the agents get it, with what this capability adds (called in list order, from
+   * the question as asked, attachments' notes included).
+   */
+  question?(question: string): string;
+  /**
+   * Asked around every ordinary tool call of every agent (PreToolUse, PostToolUse): at most one
+   * capability of a run gives them.
+   */
+  readonly toolHooks?: ToolHooks;
+  /**
+   * Asked each time the run would end: a block sends the team back to work with its reason as the
+   * user's follow-up. At most one capability of a run gives it.
+   */
+  readonly stopHook?: StopHook;
   /** Sees every event of the run, in order. */
   onEvent?(event: RunEvent): void;
   /** The run's log folder, once it exists (null with logging off): for files kept beside the logs. */

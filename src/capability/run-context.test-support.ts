@@ -14,6 +14,8 @@ export function testRunContext(config: MassGenConfig, overrides: Partial<RunCont
     projectTrusted: true,
     interactive: false,
     sandboxes: new Map(),
+    contextPaths: [],
+    envFiles: [],
     scrubber: createSecretScrubber([]),
     notes: [],
     ...overrides,

@@ -14,17 +14,19 @@ import { AsyncQueue } from '../util/async-queue.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { FailureLog } from './agent-failures.js';
 import { CoordinationLoop, type LoopHost } from './coordination-loop.js';
+import { reachesProvider, type CoordinationRunOptions } from './coordination-run-options.js';
 import { EventScrubber } from './event-scrubbing.js';
 import { CoordinationState } from './coordination-state.js';
-import { classifyTools } from './planning.js';
 import type { PlanningPolicy } from './planning-policy.js';
-import { closeTools, concludeWorkspaces, hasWorkspacesToConclude, startTools } from './run-resources.js';
+import { closeTools, concludeWorkspaces, hasWorkspacesToConclude } from './run-resources.js';
 import { thrownOutcome, type ConcludedRun, type StopReason } from './run-outcome.js';
+import { coordinates, setUpRun } from './run-setup.js';
 import { runSingleAgent } from './single-agent.js';
 import { AnswerNowRequested, checkAnswerNow, checkSteering } from './steering.js';
+import { StopGate, type StopGateHost } from './stop-gate.js';
 import { HumanInbox } from './human-inbox.js';
 import { runStep } from './step-turn.js';
-import { assignPersonas, paraphraseQuestion } from './diversity.js';
+import { assignPersonas } from './diversity.js';
 import { UsageMeter } from './usage-meter.js';
 import { mediaForModel, type MediaForAgent } from './media-filter.js';
 import { mediaRef, type MediaPart } from '../types/media.js';
@@ -33,55 +35,18 @@ import type { DecompositionPlan } from './quality/decomposition-plan.js';
 import type { QualityBook } from './quality/quality-book.js';
 import type { TurnPolicyPicker } from './run-context.js';
 import { replayStepRecord, stepRoster, stepWorkspaces, type StepRequest } from './step-action.js';
-import {
-  turnCeiling,
-  type AgentSpec,
-  type Clock,
-  type CoordinationSettings,
-  type HistoryTurn,
-} from './settings.js';
+import { turnCeiling, type Clock, type CoordinationSettings, type HistoryTurn } from './settings.js';
 
-/**
- * Whether an event shows a provider answered: a finished step, model output that streamed, or an
- * attempt that failed after the provider responded. A run where none did could not start (the
- * network or a base_url); one where any did failed, whatever later retries met.
- */
-const reachesProvider = (input: RunEventInput): boolean =>
-  input.type === 'agent.step.finished' ||
-  input.type === 'agent.text.delta' ||
-  (input.type === 'agent.step.retrying' && input.responded === true);
-
-/** What one run is made of: the orchestrator's agents and settings, and this call's question and options. */
-export interface CoordinationRunOptions {
-  runId: string;
-  question: string;
-  history: readonly HistoryTurn[];
-  settings: CoordinationSettings;
-  clock: Clock;
-  agents: readonly AgentSpec[];
-  /** The caller's signal: aborting it cancels the run. */
-  signal?: AbortSignal | undefined;
-  approver?: ToolApprover;
-  /** The permission rules, asked before the approver (docs/permissions.md). */
-  toolPolicy?: ToolPolicy;
-  /** The user's hooks around tool calls (docs/hooks.md). */
-  toolHooks?: ToolHooks;
-  workspaces?: WorkspaceHooks;
-  warnings?: readonly RunWarning[];
-  scrubber?: SecretScrubber;
-  /** Step mode: one agent's one action against a recorded session (see step-action.ts). */
-  step?: StepRequest;
-  /** Media the user attached to the question. */
-  attachments?: readonly MediaPart[];
-}
+export type { CoordinationRunOptions } from './coordination-run-options.js';
 
 /**
  * One run of the protocol: owns its state, emits every fact as a `RunEvent`, enforces timeouts, the
  * budget and cancellation, and hands the work to its phases — the coordination loop
  * (coordination-loop.ts, which concludes through conclusion.ts), the single-agent shortcut
- * (single-agent.ts) or step mode (step-turn.ts) — then finishes the run.
+ * (single-agent.ts) or step mode (step-turn.ts) — asks the user's Stop hooks whether it may end
+ * (stop-gate.ts), then finishes the run.
  */
-export class CoordinationRun implements LoopHost {
+export class CoordinationRun implements LoopHost, StopGateHost {
   readonly events = new AsyncQueue<RunEvent>();
   state: CoordinationState;
   readonly restartNotes: { reason: string; instructions: string }[] = [];
@@ -112,6 +77,7 @@ export class CoordinationRun implements LoopHost {
   private readonly scrubber: SecretScrubber | undefined;
   private readonly eventScrubber: EventScrubber | undefined;
   private readonly step: StepRequest | null;
+  private readonly stopGate: StopGate | null;
   /** Set while the workspaces conclude (a review may wait for a person): aborted by `cancel`. */
   private concludeAbort: AbortController | null = null;
   private cancelRequested = false;
@@ -157,6 +123,7 @@ export class CoordinationRun implements LoopHost {
     this.approver = options.approver;
     this.toolPolicy = options.toolPolicy;
     this.toolHooks = options.toolHooks;
+    this.stopGate = options.stopHook ? new StopGate(options.stopHook, this, !this.step) : null;
     this.workspaces =
       this.step && options.workspaces ? stepWorkspaces(options.workspaces) : options.workspaces;
     const { controller, dispose } = linkedAbortController(options.signal);
@@ -266,37 +233,48 @@ export class CoordinationRun implements LoopHost {
   steer(message: SteeringMessage): SteerResult {
     const checked = checkSteering(this.state, message, this.running);
     if (!checked.accepted) return checked;
-    const text = this.scrub(checked.text);
-    const target = checked.target === null ? null : this.state.agent(checked.target);
-    this.emit({
-      type: 'human.message',
-      text,
-      target: target?.spec.id ?? null,
-      source: message.source ?? 'api',
-    });
+    return {
+      accepted: true,
+      seq: this.accept(this.scrub(checked.text), checked.target, message.source ?? 'api'),
+    };
+  }
+
+  /** A Stop hook's block (stop-gate.ts): its reason to every agent, every vote cleared. */
+  continueWith(reason: string, note: string): void {
+    this.accept(reason, null, 'hook', { note, reopen: true });
+  }
+
+  /**
+   * `human.message` for `text` (the agents read `note`, by default the text itself), then each agent
+   * it is for reads it at its next step and loses its counted vote, so it looks again — while
+   * coordination goes on, or when the message `reopen`s a run that had concluded.
+   */
+  private accept(
+    text: string,
+    targetIndex: number | null,
+    source: SteeringSource,
+    { note = text, reopen = false }: { note?: string; reopen?: boolean } = {},
+  ): number {
+    const target = targetIndex === null ? null : this.state.agent(targetIndex);
+    this.emit({ type: 'human.message', text, target: target?.spec.id ?? null, source });
     // human.message is never held back by the scrubber: it is the event just emitted.
     const seq = this.seq - 1;
-    this.inbox.add(seq, text, checked.target);
-    if (!this.loop.isConcluding && this.stopped === null) {
+    this.inbox.add(seq, note, targetIndex);
+    if (reopen || (!this.loop.isConcluding && this.stopped === null)) {
       const cleared = this.state.agents.filter((a) => a.vote !== null && (target === null || a === target));
       for (const agent of cleared) agent.vote = null;
       if (cleared.length > 0)
         this.emit({ type: 'votes.reset', causedBy: 'user', clearedVoters: cleared.map((a) => a.spec.id) });
     }
     this.loop.wake();
-    return { accepted: true, seq };
-  }
-
-  /** A team coordinates; one agent, or `skip_coordination_rounds`, answers directly. */
-  private coordinates(): boolean {
-    return this.state.agents.length > 1 && !this.settings.skipCoordinationRounds;
+    return seq;
   }
 
   /** "Answer now": coordination stops and the best current answer is presented (as at a timeout). */
   answerNow(source: SteeringSource = 'api'): AnswerNowResult {
     const checked = checkAnswerNow({
       running: this.running,
-      coordinating: this.coordinates() && !this.step && !this.loop.isConcluding && this.stopped === null,
+      coordinating: coordinates(this) && !this.step && !this.loop.isConcluding && this.stopped === null,
       hasAnswer: this.state.currentAnswers().length > 0,
     });
     if (!checked.accepted) return checked;
@@ -350,32 +328,22 @@ export class CoordinationRun implements LoopHost {
             this.emit({ type: 'coordination.wrap_up', remainingMs: this.remainingMs() });
           }, this.settings.orchestratorTimeoutMs * wrapUpAt);
     let outcome: ConcludedRun;
+    // Whether the Stop hooks were asked about this outcome (they were not when it threw).
+    let heard = false;
     try {
-      await startTools(this, this.runAbort.signal);
-      const coordinating = this.coordinates();
-      if (this.settings.planningMode && coordinating) {
-        this.planning = await classifyTools(this, this.runAbort.signal);
+      const setUp = await setUpRun(this, this.runAbort.signal, this.step !== null);
+      this.paraphrases = setUp.paraphrases;
+      for (;;) {
+        outcome = this.step
+          ? await runStep(this, this.step)
+          : coordinates(this)
+            ? await this.loop.runCoordination()
+            : await runSingleAgent(this);
+        if (!this.stopGate) break;
+        heard = true;
+        if (!(await this.stopGate.goesOn(outcome, this.runAbort.signal))) break;
+        heard = false;
       }
-      if (this.settings.paraphrase && !this.step && coordinating) {
-        this.paraphrases = await paraphraseQuestion(this, this.runAbort.signal);
-      }
-      // Only a team that coordinates has a quality loop (decomposition or the checklist gate).
-      // Its modules load only for a run that has one.
-      const wantsQualityLoop =
-        this.settings.coordinationMode === 'decomposition' ||
-        this.settings.votingSensitivity === 'checklist_gated';
-      if (coordinating && !this.step && wantsQualityLoop) {
-        const { setUpQualityLoop } = await import('./quality/quality-setup.js');
-        const qualityLoop = await setUpQualityLoop(this, this.runAbort.signal);
-        this.decomposition = qualityLoop.decomposition;
-        this.quality = qualityLoop.quality;
-        this.turnPolicy = qualityLoop.turnPolicy;
-      }
-      outcome = this.step
-        ? await runStep(this, this.step)
-        : coordinating
-          ? await this.loop.runCoordination()
-          : await runSingleAgent(this);
     } catch (error) {
       outcome = thrownOutcome(error, this.stopped === 'cancelled');
     } finally {
@@ -390,6 +358,8 @@ export class CoordinationRun implements LoopHost {
       await closeTools(this.state);
       this.disposeRunAbort();
     }
+    // A run that failed or was stopped is still told to the Stop hooks (it cannot go on).
+    if (this.stopGate && !heard) await this.stopGate.goesOn(outcome, new AbortController().signal);
     if (hasWorkspacesToConclude(this, outcome)) await this.concludeWorkspaces(outcome);
     this.emit({
       type: 'run.finished',

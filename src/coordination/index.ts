@@ -34,3 +34,4 @@ export {
   type StepRequest,
   type StepStanding,
 } from './step-action.js';
+export { MAX_STOP_CONTINUATIONS } from './stop-gate.js';

@@ -7,6 +7,7 @@ import type {
   SteeringSource,
   SteerResult,
 } from '../types/steering-events.js';
+import type { StopHook } from '../types/stop-hook.js';
 import type { ToolApprover, ToolHooks, ToolPolicy } from '../types/tool.js';
 import type { WorkspaceHooks } from '../types/workspace.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
@@ -38,6 +39,11 @@ export interface OrchestratorOptions {
   toolPolicy?: ToolPolicy;
   /** The user's hooks around tool calls (docs/hooks.md): PreToolUse before the rules, PostToolUse after. */
   toolHooks?: ToolHooks;
+  /**
+   * The user's `Stop` hooks (docs/hooks.md): asked each time the run would end; a `block` sends the
+   * team back to work with its reason (at most `MAX_STOP_CONTINUATIONS` times).
+   */
+  stopHook?: StopHook;
   /** The agents' workspaces: snapshots on each answer, peers' files shown with the answers. */
   workspaces?: WorkspaceHooks;
   /** Emitted as `run.warning` events right after `run.started` (e.g. config keys that are not supported). */
@@ -88,6 +94,7 @@ export class Orchestrator {
   private readonly approver: ToolApprover | undefined;
   private readonly toolPolicy: ToolPolicy | undefined;
   private readonly toolHooks: ToolHooks | undefined;
+  private readonly stopHook: StopHook | undefined;
   private readonly workspaces: WorkspaceHooks | undefined;
   private readonly warnings: readonly RunWarning[];
   private readonly scrubber: SecretScrubber | undefined;
@@ -106,6 +113,7 @@ export class Orchestrator {
     this.approver = options.approveToolCall;
     this.toolPolicy = options.toolPolicy;
     this.toolHooks = options.toolHooks;
+    this.stopHook = options.stopHook;
     this.workspaces = options.workspaces;
     this.warnings = options.warnings ?? [];
     this.scrubber = options.scrubber;
@@ -143,6 +151,7 @@ export class Orchestrator {
       ...(this.approver ? { approver: this.approver } : {}),
       ...(this.toolPolicy ? { toolPolicy: this.toolPolicy } : {}),
       ...(this.toolHooks ? { toolHooks: this.toolHooks } : {}),
+      ...(this.stopHook ? { stopHook: this.stopHook } : {}),
       ...(this.workspaces ? { workspaces: this.workspaces } : {}),
       warnings: this.warnings,
       ...(this.scrubber ? { scrubber: this.scrubber } : {}),

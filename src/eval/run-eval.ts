@@ -2,10 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prepareBackends } from '../app/build-agents.js';
 import { isExampleRef, loadDotEnv, resolveExampleRef, type Env } from '../app/essentials.js';
-import { runBatch, type BatchExecutor, type BatchProgress, type BatchSummary } from '../batch/index.js';
+import { runBatch, type BatchSummary, type RunBatchOptions } from '../batch/index.js';
 import { BatchResultLineSchema, type BatchResultLine } from '../batch/result-line.js';
 import { loadConfigFile } from '../config/index.js';
 import type { DownloadProgress } from '../types/backend.js';
+import type { CommonRunOptions } from '../types/run-options.js';
 import type { BenchmarkRequest, RowsRecord } from './benchmarks/load-benchmark.js';
 import { accuracyCostChart } from './chart-svg.js';
 import type { DatasetFormat, EvalItem } from './dataset.js';
@@ -29,8 +30,17 @@ import {
 } from './separate-baselines.js';
 import type { ScorerName } from './scorers.js';
 
-/** Options of {@link runEval}. */
-export interface RunEvalOptions {
+/**
+ * Options of {@link runEval}: the common ones (not `logging`: the team's runs are always logged, the
+ * single-agent baselines come from their events), a batch's, and an eval's own.
+ */
+export interface RunEvalOptions
+  extends
+    Omit<CommonRunOptions, 'logging'>,
+    Pick<
+      RunBatchOptions,
+      'concurrency' | 'maxCostUsd' | 'redoErrors' | 'executor' | 'onProgress' | 'onNote'
+    > {
   /** The team: a config path or `@examples/NAME`. */
   config: string;
   /** The dataset: JSON Lines (see `readDataset`); with `scorer`. Or a `benchmark`. */
@@ -59,16 +69,6 @@ export interface RunEvalOptions {
   /** `judge`: the config with the judge's model (default: the team's) and its agent (default: the first). */
   judgeConfig?: string;
   judgeAgent?: string;
-  cwd?: string;
-  env?: Env;
-  concurrency?: number;
-  maxCostUsd?: number;
-  redoErrors?: boolean;
-  signal?: AbortSignal;
-  /** Where the runs execute (default: this process); see `runBatch`. */
-  executor?: BatchExecutor;
-  onProgress?: (progress: BatchProgress) => void;
-  onNote?: (message: string) => void;
   /** Downloads before the runs (the benchmark's rows, a local model): drawn as a progress bar. */
   onDownloadProgress?: (progress: DownloadProgress) => void;
   /** For the benchmark cache (`~/.cache/massgen/benchmarks`); default the user's home. */

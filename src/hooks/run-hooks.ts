@@ -29,8 +29,15 @@ export interface RunHooks {
     question: string,
     signal: AbortSignal,
   ): Promise<{ blocked?: string; context?: string; warnings: string[] }>;
-  /** Runs the `Stop` hooks with the run's outcome; returns warnings. */
-  stopped(outcome: Record<string, unknown>, signal: AbortSignal): Promise<string[]>;
+  /**
+   * Runs the `Stop` hooks with how the run would end (`stop_hook_active` among it): `block` when one
+   * asked to keep going (every such hook named, their reasons joined), and warnings for the hooks
+   * that failed.
+   */
+  stopped(
+    ending: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ block?: { hook: string; reason: string }; warnings: string[] }>;
   /** Removes the hooks' scratch folder. */
   close(): void;
 }
@@ -116,16 +123,20 @@ export function prepareRunHooks(config: MassGenConfig, options: RunHooksOptions)
         ...(context.length > 0 ? { context: context.join('\n') } : {}),
       };
     },
-    async stopped(outcome, signal) {
-      const answers = await runEvent('Stop', team.Stop, { stop_hook_active: false, ...outcome }, signal);
-      return answers.flatMap((a) => [
-        ...(a.warning ? [a.warning] : []),
-        ...(a.decision === 'block'
-          ? [
-              `${a.label} asked to keep going (${a.reason ?? 'no reason given'}), but the run had already finished`,
-            ]
-          : []),
-      ]);
+    async stopped(ending, signal) {
+      const answers = await runEvent('Stop', team.Stop, ending, signal);
+      const blocks = answers.filter((a) => a.decision === 'block' || a.decision === 'deny');
+      return {
+        warnings: answers.flatMap((a) => (a.warning ? [a.warning] : [])),
+        ...(blocks.length > 0
+          ? {
+              block: {
+                hook: blocks.map((a) => a.label).join(', '),
+                reason: blocks.map((a) => a.reason ?? 'no reason given').join('\n'),
+              },
+            }
+          : {}),
+      };
     },
     close: () => rmSync(scratch, { recursive: true, force: true }),
   };
@@ -136,7 +147,7 @@ function withoutHooks(notes: string[]): RunHooks {
     toolHooks: undefined,
     notes,
     promptSubmitted: async () => ({ warnings: [] }),
-    stopped: async () => [],
+    stopped: async () => ({ warnings: [] }),
     close: () => {},
   };
 }

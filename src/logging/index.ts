@@ -12,4 +12,10 @@ export type { VoteDocument, VoteEntry } from './vote-document.js';
 export type { SnakeUsage } from './snake-usage.js';
 export { formatCoordinationTable } from './coordination-table.js';
 export { formatLogTimestamp, LOG_FILES } from './paths.js';
-export { ledgerEntry, PERMISSIONS_LEDGER, PermissionLedger, type LedgerEntry } from './permission-ledger.js';
+export {
+  ledgerEntry,
+  PERMISSIONS_LEDGER,
+  PermissionLedger,
+  type LedgerEntry,
+  type StopLedgerEntry,
+} from './permission-ledger.js';

@@ -117,7 +117,7 @@ class FileRunLogWriter implements RunLogWriter {
   private generation = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastEvent: RunEvent | null = null;
-  /** `permissions.jsonl`: every decision on a tool call, appended as it is made. */
+  /** `permissions.jsonl`: every decision on a tool call (and each Stop hook's block), appended as it is made. */
   private readonly ledger: PermissionLedger;
 
   constructor(
@@ -143,7 +143,8 @@ class FileRunLogWriter implements RunLogWriter {
       this.eventCount++;
       this.table.add(event);
       this.state = reduceRunState(this.state, event);
-      if (event.type === 'tool.permission.decided') this.ledger.record(event);
+      if (event.type === 'tool.permission.decided' || event.type === 'hook.stop.decided')
+        this.ledger.record(event);
       else if (event.type === 'answer.submitted') this.rememberAnswer(event.agentId, event.ts, event.content);
       else if (event.type === 'presentation.finished') this.presenterId = event.agentId;
       else if (event.type === 'run.finished') this.durationMs = event.durationMs;

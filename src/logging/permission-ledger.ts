@@ -5,6 +5,7 @@ import type { RunEventOf } from '../types/events.js';
 export const PERMISSIONS_LEDGER = 'permissions.jsonl';
 
 type Decided = RunEventOf<'tool.permission.decided'>;
+type StopDecided = RunEventOf<'hook.stop.decided'>;
 
 /**
  * One line of `permissions.jsonl` (docs/permissions.md): when, which agent, which call, what was
@@ -47,6 +48,38 @@ export function ledgerEntry(event: Decided): LedgerEntry {
 }
 
 /**
+ * One line of `permissions.jsonl` for a `Stop` hook's `block` (docs/hooks.md): not a tool call, so
+ * named by its `event`; `obeyed` says whether the run went on.
+ */
+export interface StopLedgerEntry {
+  time: string;
+  run_id: string;
+  seq: number;
+  event: 'Stop';
+  decision: 'block';
+  obeyed: boolean;
+  continuation: number;
+  by: 'hook';
+  hook: string;
+  reason: string;
+}
+
+export function stopLedgerEntry(event: StopDecided): StopLedgerEntry {
+  return {
+    time: new Date(event.ts).toISOString(),
+    run_id: event.runId,
+    seq: event.seq,
+    event: 'Stop',
+    decision: 'block',
+    obeyed: event.obeyed,
+    continuation: event.continuation,
+    by: 'hook',
+    hook: event.hook,
+    reason: event.reason,
+  };
+}
+
+/**
  * Appends each decision as one JSON line the moment it is made — synchronously, so a crash never
  * loses a decision that was acted on. The file exists only once a first decision is made.
  */
@@ -56,9 +89,10 @@ export class PermissionLedger {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  record(event: Decided): void {
+  record(event: Decided | StopDecided): void {
+    const entry = event.type === 'hook.stop.decided' ? stopLedgerEntry(event) : ledgerEntry(event);
     try {
-      appendFileSync(this.file, `${JSON.stringify(ledgerEntry(event))}\n`, { mode: 0o600 });
+      appendFileSync(this.file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     } catch (error) {
       this.onError(error);
     }

@@ -1,4 +1,3 @@
-export { findAtPaths, type AtPath } from './at-paths.js';
 export {
   findInstructionFiles,
   instructionsBlock,

@@ -5,6 +5,7 @@ import { parseConfigText, runMassGen, type Env, type MassGenConfig } from '../ap
 import { configProblem, questionWithAttachments, trackOutcome } from '../batch/index.js';
 import { CancelledError, ConfigError, TimeoutError, describeError } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
+import type { CommonRunOptions } from '../types/run-options.js';
 import { SHUTDOWN_WAIT_MS, within } from './bounded-wait.js';
 import { JobEventPublisher, type StreamField } from './event-stream.js';
 import {
@@ -22,12 +23,14 @@ import { connectRedis, durableOptions, isConnectionError, type QueueLocation } f
 import { redisLimiters } from './redis-rate-limiter.js';
 import { watchRedis } from './redis-watch.js';
 
-/** Options of {@link startQueueWorker}. */
-export interface QueueWorkerOptions {
+/**
+ * Options of {@link startQueueWorker}: the common ones — `cwd` (logs go to its
+ * `.massgen/massgen_logs`, relative paths in received configs resolve there) and `env` (this
+ * machine's own) required; no signal, a worker is closed — and a worker's own.
+ */
+export interface QueueWorkerOptions extends Omit<CommonRunOptions, 'signal'> {
   location: QueueLocation;
-  /** Logs go to `<cwd>/.massgen/massgen_logs`; relative paths in received configs resolve here. */
   cwd: string;
-  /** API keys and `${VAR}` values: this machine's own. */
   env: Env;
   /** Runs at once (default 4). */
   concurrency?: number;
@@ -46,8 +49,6 @@ export interface QueueWorkerOptions {
   stalledIntervalMs?: number;
   /** Per job, when the job names none: the run is stopped and the attempt fails. */
   timeoutMs?: number;
-  /** Write run logs (default: what the job says, else the config's `ui.logging_enabled`). */
-  logging?: boolean;
   /** Shown in result lines and `massgen queue status` (default `host:pid`). */
   name?: string;
   /** A job started or ended here (for a log line). */

@@ -12,3 +12,6 @@ export const agentBase = { ...base, agentId: z.string() };
 
 export const PhaseSchema = z.enum(['coordination', 'presentation']);
 export type Phase = z.infer<typeof PhaseSchema>;
+
+export const ErrorInfoSchema = z.object({ code: z.string(), message: z.string() });
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;

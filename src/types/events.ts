@@ -7,7 +7,7 @@ export {
   ToolCallFinishedSchema,
   ToolCallStartedSchema,
 } from './tool-events.js';
-import { agentBase, base, PhaseSchema } from './event-base.js';
+import { agentBase, base, ErrorInfoSchema } from './event-base.js';
 import {
   McpServerFailedSchema,
   McpServerReadySchema,
@@ -23,6 +23,7 @@ import { permissionEventSchemas } from './permission-events.js';
 import { steeringEventSchemas } from './steering-events.js';
 import { subagentEventSchemas } from './subagent-events.js';
 import { agentWorkEventSchemas } from './agent-work-events.js';
+import { modelStepEventSchemas } from './model-step-events.js';
 
 /**
  * The run event stream. The orchestrator yields these; every view (logs, terminal, web, server,
@@ -30,10 +31,17 @@ import { agentWorkEventSchemas } from './agent-work-events.js';
  * The log writer stores them as-is in `coordination_events.json`, so a run can be replayed.
  */
 
-export { PhaseSchema, type Phase } from './event-base.js';
-
-export const ErrorInfoSchema = z.object({ code: z.string(), message: z.string() });
-export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+export { PhaseSchema, type Phase, ErrorInfoSchema, type ErrorInfo } from './event-base.js';
+export {
+  ContextCompressedSchema,
+  ContextTrimmedSchema,
+  StepFinishedSchema,
+  StepRetryingSchema,
+  StepStartedSchema,
+  TextDeltaSchema,
+  TextEndSchema,
+  TextStartSchema,
+} from './model-step-events.js';
 
 export const AgentInfoSchema = z.object({
   agentId: z.string(),
@@ -98,56 +106,6 @@ export const TurnStartedSchema = z.object({
   turn: z.number().int().positive(),
   /** Labels of the answers in the agent's view, e.g. `agent2.1`. */
   visibleAnswers: z.array(z.string()),
-});
-
-export const StepStartedSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.step.started'),
-  phase: PhaseSchema,
-  step: z.number().int().positive(),
-});
-
-const textKind = z.enum(['text', 'reasoning']);
-export const TextStartSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.text.start'),
-  phase: PhaseSchema,
-  kind: textKind,
-});
-export const TextDeltaSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.text.delta'),
-  phase: PhaseSchema,
-  kind: textKind,
-  text: z.string(),
-});
-export const TextEndSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.text.end'),
-  phase: PhaseSchema,
-  kind: textKind,
-});
-
-export const StepFinishedSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.step.finished'),
-  phase: PhaseSchema,
-  step: z.number().int().positive(),
-  finishReason: z.string(),
-  usage: TokenUsageSchema,
-  /** Dollars this call cost (0 when the model has no known price). */
-  costUsd: z.number().nonnegative(),
-});
-
-export const StepRetryingSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.step.retrying'),
-  phase: PhaseSchema,
-  attempt: z.number().int().positive(),
-  delayMs: z.number().nonnegative(),
-  error: ErrorInfoSchema,
-  /** The provider answered before this attempt failed (an HTTP status, a response cut short). */
-  responded: z.boolean().optional(),
 });
 
 export const PlanningDecisionSchema = z.object({
@@ -235,36 +193,6 @@ export const AgentDroppedSchema = z.object({
   ...agentBase,
   type: z.literal('agent.dropped'),
   reason: z.string(),
-});
-
-/** A request was trimmed to fit the model's context window (old tool results, then peers' answers). */
-export const ContextTrimmedSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.context.trimmed'),
-  contextWindow: z.number().int().positive(),
-  /** Estimated prompt tokens before and after the trim. */
-  beforeTokens: z.number().int().nonnegative(),
-  afterTokens: z.number().int().nonnegative(),
-});
-
-/**
- * An agent's older steps were summarised by a model to make room (`memory.compression`): before a
- * request passed the trigger share of the window, or after the provider refused one as too long.
- */
-export const ContextCompressedSchema = z.object({
-  ...agentBase,
-  type: z.literal('agent.context.compressed'),
-  reason: z.enum(['threshold', 'provider_error']),
-  /** The model's window in tokens; absent when unknown (compressed after a provider's refusal). */
-  contextWindow: z.number().int().positive().optional(),
-  /** Messages folded into the summary. */
-  summarisedMessages: z.number().int().nonnegative(),
-  /** Estimated prompt tokens before and after, and what that saved. */
-  beforeTokens: z.number().int().nonnegative(),
-  afterTokens: z.number().int().nonnegative(),
-  savedTokens: z.number().int().nonnegative(),
-  /** The model that wrote the summary. */
-  model: z.string(),
 });
 
 /** `paraphrase: true`: the question in this agent's own model's words. */
@@ -360,12 +288,6 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   RunStartedSchema,
   RunWarningEventSchema,
   TurnStartedSchema,
-  StepStartedSchema,
-  TextStartSchema,
-  TextDeltaSchema,
-  TextEndSchema,
-  StepFinishedSchema,
-  StepRetryingSchema,
   ToolCallStartedSchema,
   ToolCallFinishedSchema,
   ToolApprovalRequestedSchema,
@@ -381,8 +303,6 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   TurnRestartedSchema,
   TurnFinishedSchema,
   AgentDroppedSchema,
-  ContextTrimmedSchema,
-  ContextCompressedSchema,
   QuestionParaphrasedSchema,
   WrapUpSchema,
   FinalRoundSchema,
@@ -393,6 +313,7 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   PresentationStartedSchema,
   PresentationFinishedSchema,
   RunFinishedSchema,
+  ...modelStepEventSchemas,
   ...qualityEventSchemas,
   ...steeringEventSchemas,
   ...permissionEventSchemas,

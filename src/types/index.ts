@@ -4,6 +4,8 @@ export * from './media.js';
 export * from './usage.js';
 export * from './backend.js';
 export * from './tool.js';
+export * from './stop-hook.js';
+export * from './run-options.js';
 export * from './events.js';
 export * from './quality-events.js';
 export * from './permission-events.js';

@@ -4,7 +4,8 @@ import { z } from 'zod';
  * The permission engine's and the change review's part of the run event stream (docs/permissions.md):
  * every decision on a tool call when the run has permission rules or holds calls for approval (the
  * log writer appends each to `permissions.jsonl`, the audit ledger), and the winner's changes to a
- * `write_mode: worktree` context path — proposed for review, then applied. Joined into
+ * `write_mode: worktree` context path — proposed for review, then applied; and a `Stop` hook's
+ * `block` (docs/hooks.md), ledgered with them. Joined into
  * `RunEventSchema` in events.ts.
  */
 
@@ -64,6 +65,22 @@ export const ToolPermissionDecidedSchema = z.object({
   /** The hook that decided or changed the call's input (`hooks.PreToolUse[0].hooks[0]`), when one did. */
   hook: z.string().optional(),
   reason: z.string().optional(),
+});
+
+/**
+ * A Stop hook's `block`: `obeyed` when the run went on (its `continuation`, from 1), not when the run
+ * could not (it had not completed, or had gone on as often as it may). Ledgered beside the tool calls'
+ * decisions (`permissions.jsonl`).
+ */
+export const StopHookDecidedSchema = z.object({
+  ...base,
+  type: z.literal('hook.stop.decided'),
+  hook: z.string(),
+  decision: z.literal('block'),
+  reason: z.string(),
+  obeyed: z.boolean(),
+  /** How many times the run has gone on for its Stop hooks, this one included when obeyed. */
+  continuation: z.int().nonnegative(),
 });
 
 /** One hunk of a file's diff: its `@@ … @@` header and its lines (with their ` `, `+`, `-` marks). */
@@ -160,6 +177,7 @@ export const ChangesAppliedSchema = z.object({
 
 export const permissionEventSchemas = [
   ToolPermissionDecidedSchema,
+  StopHookDecidedSchema,
   ChangesProposedSchema,
   ChangesAppliedSchema,
 ] as const;

@@ -37,7 +37,7 @@ export interface RunResult {
    * for a full disk). The run itself is as `status` says; `answerFile` is null when it was not written.
    */
   logWriteError?: ErrorInfo;
-  /** What the `Stop` hooks said after the run (a failure, a request to go on): one line each (docs/hooks.md). */
+  /** The `Stop` hooks that failed or timed out during the run: one line each (docs/hooks.md). */
   hookWarnings?: string[];
 }
 

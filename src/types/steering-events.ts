@@ -15,7 +15,7 @@ const base = {
 const agentBase = { ...base, agentId: z.string() };
 
 /** Where a steering message or "answer now" came from. */
-export const SteeringSourceSchema = z.enum(['web', 'terminal', 'inbox', 'api']);
+export const SteeringSourceSchema = z.enum(['web', 'terminal', 'inbox', 'api', 'hook']);
 export type SteeringSource = z.infer<typeof SteeringSourceSchema>;
 
 /** The longest message a run accepts, in characters (after trimming). */

@@ -17,3 +17,4 @@ export {
   type Reviewer,
 } from './context-isolation.js';
 export { gitAvailable } from './git.js';
+export { findAtPaths, type AtPath } from './at-paths.js';

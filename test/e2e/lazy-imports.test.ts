@@ -146,13 +146,15 @@ describe('what start-up imports', () => {
     // Each capability's modules load when a run uses it (src/app/capabilities.ts), the live view with a
     // terminal (src/tui/live-view-entry.ts), the quality loop with checklist_gated or decomposition.
     const features =
-      /\/dist\/(tui\/(?!live-view-entry\.js)|(skills|memory|bridge|task-plan|ask-others|subagents|hooks|tools\/(browser|computer|media-generation))\/(?!capability\.js)|app\/(validate|capability-checks)\.js|coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js)/;
+      /\/dist\/(tui\/(?!live-view-entry\.js)|(skills|memory|bridge|task-plan|ask-others|subagents|hooks|project-instructions|tools\/(browser|computer|media-generation))\/(?!capability\.js)|app\/(validate|capability-checks)\.js|coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js)/;
     expect(own.filter((url) => features.test(url))).toEqual([]);
     // The list itself is read: every capability's descriptor, and nothing else of it.
     const descriptors = new Set(own.flatMap((url) => /\/dist\/(.+)\/capability\.js$/.exec(url)?.[1] ?? []));
     expect([...descriptors].sort()).toEqual([
       'bridge',
+      'hooks',
       'memory',
+      'project-instructions',
       'skills',
       'task-plan',
       'tools/browser',

@@ -160,4 +160,31 @@ describe('a capability from code', () => {
     expect(seen).toMatchObject({ loaded: 1, closed: 1, events: 0 });
     expect(fake.server.requests).toEqual([]);
   });
+
+  it('two capabilities that each give a Stop hook stop the run before it starts, and are closed', async () => {
+    fake.server.setHandler(handler);
+    const closed: string[] = [];
+    const stopper = (name: string): Capability => ({
+      name,
+      uses: () => true,
+      load: async () => ({
+        prepare: async () => ({
+          stopHook: async () => null,
+          close: async () => void closed.push(name),
+        }),
+      }),
+    });
+    await expect(
+      runMassGen({
+        config: config(),
+        question: 'q',
+        cwd: makeWorkdir(),
+        env: {},
+        logging: false,
+        capabilities: [stopper('one'), stopper('two')],
+      }),
+    ).rejects.toThrow('two capabilities of this run give stopHook: at most one may');
+    expect(closed.sort()).toEqual(['one', 'two']);
+    expect(fake.server.requests).toEqual([]);
+  });
 });

@@ -170,6 +170,14 @@ describe('steering in the run view', () => {
     expect(view.streams['b']?.turns[0]?.tools).toEqual([]);
     expect(view.fileChanges).toBe(0);
   });
+
+  it("a Stop hook's block is shown as the user's hook sending the team back", () => {
+    const view = replay([
+      ...events.slice(0, 3),
+      { ...base, seq: 9, type: 'human.message', text: 'run the tests', target: null, source: 'hook' },
+    ] as unknown as RunEvent[]);
+    expect(view.timeline.at(-1)?.text).toBe('your Stop hook → all agents: run the tests');
+  });
 });
 
 describe('context compression in the run view', () => {

@@ -1,8 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
@@ -43,8 +41,9 @@ import { registerFileRoutes, rootsOf } from './file-routes.js';
 import { body } from './json-body.js';
 import { registerSteeringRoutes } from './steering-routes.js';
 import { registerEvalRoutes } from './evals.js';
-import { anySameToken, cookieName, sameToken, tokensFromRequest } from './auth.js';
-import { HostAllowList, requestGuard, safeDecode } from './guard.js';
+import { HostAllowList, requestGuard } from './guard.js';
+import { registerStaticRoutes, STATIC_DIR } from './static-routes.js';
+import { tokenGate } from './token-gate.js';
 import { readUploads, removeUploads, storeUploads, type StoredUploads } from './uploads.js';
 import { RequestMediaError, REQUEST_MEDIA_LIMITS } from '../../app/request-media.js';
 import type { MediaPart } from '../../types/media.js';
@@ -77,16 +76,6 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** `POST /api/runs` may carry attachments: their bound in base64 (4/3 of the bytes), plus the question. */
 const MAX_START_BODY_BYTES =
   Math.ceil(((REQUEST_MEDIA_LIMITS.maxTotalBytes * 4) / 3 + MAX_BODY_BYTES) / 2 ** 20) * 2 ** 20;
-const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-};
-
 /**
  * The web UI's HTTP side as a web-standard handler (Hono): the page, its REST API (configs, runs,
  * history, files, approvals) and nothing else. Live events go over the WebSocket (`web-server.ts`).
@@ -163,31 +152,7 @@ export function createWebApp(options: WebAppOptions) {
           : c.text(refusal.message, refusal.status),
     }),
   );
-  app.use('*', async (c, next) => {
-    if (!token) return next();
-    if (!anySameToken(tokensFromRequest(c.req.raw, cookieName(hosts.port)), token)) {
-      const message = `massgen --web needs its token: open the address it printed (http://…/?token=…), or restart it with --no-auth`;
-      return isApi(c.req.path) ? c.json({ error: message }, 401) : c.text(message, 401);
-    }
-    // The page's address carried the token: keep it in a cookie for the page's own requests and socket.
-    const fromQuery = c.req.query('token');
-    if (isApi(c.req.path) || c.req.method !== 'GET' || !fromQuery || !sameToken(fromQuery, token))
-      return next();
-    const cookie = `${cookieName(hosts.port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-    const site = c.req.header('sec-fetch-site');
-    if (site === 'none' || site === 'same-origin') {
-      // Typed, opened by --open, or bookmarked: send the browser on to the clean address at once. (After
-      // a link from another site a Strict cookie would not follow the redirect: the page drops the token
-      // from the address bar itself.)
-      const url = new URL(c.req.url);
-      url.searchParams.delete('token');
-      c.header('Set-Cookie', cookie);
-      c.header('Cache-Control', 'no-store');
-      return c.redirect(`${url.pathname}${url.search}`, 302);
-    }
-    await next();
-    c.header('Set-Cookie', cookie);
-  });
+  if (token) app.use('*', tokenGate(token, hosts, isApi));
   const smallBodies = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json({ error: 'the request body is larger than 1 MiB: send a shorter question' }, 413),
@@ -353,37 +318,9 @@ export function createWebApp(options: WebAppOptions) {
   app.notFound((c) => c.json({ error: `nothing at ${c.req.method} ${c.req.path.slice(0, 100)}` }, 404));
   app.all('/api/*', (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
 
-  // The page: static assets, and index.html for every other path (client-side routes such as /runs/ID).
-  app.get('*', async (c) => {
-    const decoded = safeDecode(new URL(c.req.url).pathname);
-    if (decoded === null || decoded.includes('\0'))
-      return c.text(
-        `the path "${c.req.path.slice(0, 100)}" is not valid percent-encoding: check the address`,
-        400,
-      );
-    const requested = path.normalize(decoded).replace(/^([/\\])+/, '');
-    const file = path.join(staticDir, requested);
-    const inside = file.startsWith(staticDir + path.sep);
-    const target = inside && requested !== '' && isFile(file) ? file : path.join(staticDir, 'index.html');
-    try {
-      const data = await readFile(target);
-      return c.body(new Uint8Array(data), 200, {
-        'Content-Type': TYPES[path.extname(target)] ?? 'application/octet-stream',
-      });
-    } catch {
-      return c.text('The web app is not built: run `npm run build` in the massgen package.', 500);
-    }
-  });
+  registerStaticRoutes(app, staticDir);
 
   return { app, hub };
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Warnings that stop a run here: an agent's missing API key, an unset `${VAR}` the config uses. */
