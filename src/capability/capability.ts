@@ -91,6 +91,8 @@ export interface CapabilityOptions {
   history?: readonly unknown[] | undefined;
   /** The previous turn's winning workspace in a session (what it left carries over). */
   previousWorkspace?: string | null | undefined;
+  /** The previous turn's log folder in a session (what its subagents left carries over). */
+  previousLogDir?: string | null | undefined;
 }
 
 /** What {@link CapabilityModule.prepare} is given: the run as the app has assembled it so far. */

@@ -25,7 +25,7 @@ export interface SessionMeta {
   clock?: Pick<Clock, 'now'>;
 }
 
-/** One finished turn, as {@link appendTurn} takes it. */
+/** One finished turn, as {@link appendTurn} and {@link finishTurn} take it. */
 export interface TurnRecord {
   question: string;
   /** The final answer, or null when the turn produced none (failed, cancelled, timed out). */
@@ -58,6 +58,17 @@ export interface StoredTurn extends Omit<TurnRecord, 'workspaceDir' | 'runId' | 
   error: ErrorInfo | null;
   /** Absolute path of the copied workspace, or null. */
   workspaceDir: string | null;
+  /** Recorded at its start and never finished: its process ended while it ran (see {@link startTurn}). */
+  unfinished: boolean;
+}
+
+/** What is known of a turn when it starts, as {@link startTurn} takes it. */
+export interface StartedTurnRecord {
+  question: string;
+  /** ISO timestamp. */
+  startedAt: string;
+  /** The run's log folder, when logging is on: what a later `--continue` picks up from. */
+  logDir: string | null;
 }
 
 /** One earlier turn as the orchestrator takes it (the same shape as `HistoryTurn`). */

@@ -124,6 +124,15 @@ export async function runSessionCommand(options: SessionCommandOptions): Promise
     printError(io.stderr, error, options.debug);
     return 1;
   }
+  const last = session?.turns.at(-1);
+  if (session && last?.unfinished) {
+    // Said once, plainly: the previous turn was cut off, and this one picks up what it logged.
+    const line = inertText(
+      `Turn ${last.index} of session ${session.id} did not finish (its process ended while it ran)` +
+        (last.logDir ? `: continuing from its log folder ${last.logDir}\n` : '\n'),
+    );
+    (options.automation ? io.stderr : io.stdout)(line);
+  }
   const { question, sessionId: _id, continueLatest: _continue, ...rest } = options;
   if (question === undefined || question.trim() === '') {
     return runInteractive({ ...rest, config, session, sessionsRoot: root });
