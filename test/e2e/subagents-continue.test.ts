@@ -20,28 +20,9 @@ import {
   useFakeServer,
   writeConfig,
 } from './cli-harness.js';
+import { lastToolRound, userText } from './subagents.test-support.js';
 
 const fake = useFakeServer();
-
-const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? JSON.stringify(content) : '';
-
-const userText = (body: FakeChatRequestBody): string =>
-  (body.messages ?? [])
-    .filter((m) => m.role === 'user')
-    .map((m) => textOf(m.content))
-    .join('\n');
-
-/** The tool calls the request's last assistant message made, with their results, when they end it. */
-function lastToolRound(body: FakeChatRequestBody): { names: string[]; results: string[] } | null {
-  const messages = body.messages ?? [];
-  let i = messages.length - 1;
-  const results: string[] = [];
-  while (i >= 0 && messages[i]!.role === 'tool') results.unshift(textOf(messages[i--]!.content));
-  if (results.length === 0 || i < 0) return null;
-  const calls = (messages[i]!.tool_calls ?? []) as { function: { name: string } }[];
-  return { names: calls.map((c) => c.function.name), results };
-}
 
 const SUBTASK = 'SUBTASK-LONG: add 21 and 21';
 const RESULT = 'Result of the long part: 42.';

@@ -17,11 +17,9 @@ import {
   useFakeServer,
   writeConfig,
 } from './cli-harness.js';
+import { gate, textOf } from './subagents.test-support.js';
 
 const fake = useFakeServer();
-
-const textOf = (content: unknown): string =>
-  typeof content === 'string' ? content : Array.isArray(content) ? JSON.stringify(content) : '';
 
 /** The results of the tool calls that end the request's messages. */
 function lastResults(body: FakeChatRequestBody): string[] {
@@ -33,12 +31,6 @@ function lastResults(body: FakeChatRequestBody): string[] {
 }
 
 const STEER = 'STEER-TEXT: use base ten';
-
-function gate() {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
 
 function script() {
   const seen = {
