@@ -74,6 +74,11 @@ export async function readPreviousSubagents(
     result.refused.push(refusal(root, `the folder cannot be read (${describeError(error)})`));
     return result;
   }
+  if (entries.length > MAX_CHECKPOINTS) {
+    result.refused.push(
+      refusal(root, `it holds ${entries.length} entries; only the first ${MAX_CHECKPOINTS} are read`),
+    );
+  }
   for (const entry of entries.slice(0, MAX_CHECKPOINTS)) {
     const dir = path.join(root, entry.name);
     if (!entry.isDirectory() || !SUBAGENT_ID.test(entry.name)) {
