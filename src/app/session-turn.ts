@@ -5,6 +5,7 @@ import {
   createSession,
   finishTurn,
   startTurn,
+  stillRunningProcess,
   sessionsRoot as defaultSessionsRoot,
   type Session,
   type SessionMeta,
@@ -85,9 +86,15 @@ function lastWorkspace(session: Session | null | undefined): string | null {
   return null;
 }
 
-/** The log folder of the session's latest turn: its subagents' checkpoints are picked up from there. */
+/**
+ * The log folder of the session's latest turn: its subagents' checkpoints are picked up from there —
+ * unless that turn is still running in another process on this host, which keeps its subagents (taking
+ * them over would start them a second time).
+ */
 function lastLogDir(session: Session | null | undefined): string | null {
-  return session?.turns.at(-1)?.logDir ?? null;
+  const last = session?.turns.at(-1);
+  if (!last || stillRunningProcess(last) !== null) return null;
+  return last.logDir;
 }
 
 /**

@@ -24,6 +24,7 @@ export {
   newSessionId,
   sessionHistory,
   sessionsRoot,
+  stillRunningProcess,
   SessionCorruptError,
   SessionNotFoundError,
   type Session,
@@ -33,6 +34,7 @@ export {
   type SessionMeta,
   type SessionProblem,
   type StoredTurn,
+  type TurnProcess,
   type TurnRecord,
 } from '../logging/session-store.js';
 export type { AgentSpec, HistoryTurn } from '../coordination/index.js';

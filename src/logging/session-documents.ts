@@ -75,6 +75,8 @@ export const TurnMetadataSchema = z.object({
    * status then says `failed`, its error `unfinished`), and `--continue` picks up from its log folder.
    */
   unfinished: z.boolean().default(false),
+  /** The process running an unfinished turn: one still alive on this host keeps its subagents. */
+  process: z.object({ pid: z.number().int().positive(), hostname: z.string() }).nullable().default(null),
 });
 export type TurnMetadataDocument = z.output<typeof TurnMetadataSchema>;
 

@@ -72,6 +72,7 @@ async function readTurn(dir: string, index: number, answers: boolean): Promise<S
     error: meta.error,
     workspaceDir: meta.workspace === null ? null : path.join(dir, safePathSegment(meta.workspace)),
     unfinished: meta.unfinished,
+    process: meta.unfinished ? meta.process : null,
   };
 }
 

@@ -160,6 +160,7 @@ describe('createSession / appendTurn', () => {
       error: null,
       workspace: null,
       unfinished: false,
+      process: null,
     });
     expect(readJson(path.join(session.dir, 'turn_2', 'metadata.json'))).toMatchObject({
       turn: 2,

@@ -22,7 +22,8 @@ import { systemClock } from '../util/clock.js';
  *     metadata.json             question, winner and label, status, exit code, times, usage and cost
  *                               per agent and in total, the run's log folder; `unfinished: true`
  *                               from the turn's start until it is finished (a turn whose process
- *                               was killed stays so, and `--continue` says it)
+ *                               was killed stays so, and `--continue` says it), with the
+ *                               `process` (pid, hostname) running it
  *     workspace/                the winner's workspace, copied here when the turn had one
  * ```
  *
@@ -35,6 +36,7 @@ export { SessionCorruptError, SessionNotFoundError } from './session-errors.js';
 export type * from './session-types.js';
 export { sessionHistory } from './session-read.js';
 export { appendTurn, finishTurn, startTurn } from './session-turn-store.js';
+export { stillRunningProcess } from './turn-process.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

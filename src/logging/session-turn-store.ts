@@ -10,6 +10,7 @@ import {
 import { exists, json, laterIso, sessionDocument, targetTaken, tmpName } from './session-fs.js';
 import { readSessionDir } from './session-read.js';
 import { formatSessionSummary } from './session-summary.js';
+import { thisProcess } from './turn-process.js';
 import type { Session, StartedTurnRecord, TurnRecord } from './session-types.js';
 
 // Writing turns into a session folder: whole (appendTurn), or at their start and then finished
@@ -33,6 +34,7 @@ function turnMetadata(index: number, record: TurnRecord, hasWorkspace: boolean):
     error: record.error ?? null,
     workspace: hasWorkspace ? SESSION_FILES.workspace : null,
     unfinished: false,
+    process: null,
   };
 }
 
@@ -60,6 +62,7 @@ function startedMetadata(index: number, record: StartedTurnRecord): TurnMetadata
       false,
     ),
     unfinished: true,
+    process: record.process ?? thisProcess(),
   };
 }
 

@@ -60,6 +60,14 @@ export interface StoredTurn extends Omit<TurnRecord, 'workspaceDir' | 'runId' | 
   workspaceDir: string | null;
   /** Recorded at its start and never finished: its process ended while it ran (see {@link startTurn}). */
   unfinished: boolean;
+  /** The process running an unfinished turn (recorded at its start), else null. */
+  process: TurnProcess | null;
+}
+
+/** The process a turn runs in: `--continue` leaves a turn still running on this host to it. */
+export interface TurnProcess {
+  pid: number;
+  hostname: string;
 }
 
 /** What is known of a turn when it starts, as {@link startTurn} takes it. */
@@ -69,6 +77,8 @@ export interface StartedTurnRecord {
   startedAt: string;
   /** The run's log folder, when logging is on: what a later `--continue` picks up from. */
   logDir: string | null;
+  /** The process running it. Default: this one. */
+  process?: TurnProcess;
 }
 
 /** One earlier turn as the orchestrator takes it (the same shape as `HistoryTurn`). */
