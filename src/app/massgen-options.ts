@@ -78,6 +78,11 @@ export interface MassGenOptions extends CommonRunOptions {
   onDownloadProgress?: (progress: DownloadProgress) => void;
   /** The previous turn's winning workspace (sessions): read-only for every agent of this run. */
   previousWorkspace?: string | null;
+  /**
+   * The previous turn's log folder (sessions): its subagents' checkpoints are read back, finished ones
+   * kept by id and running ones re-started (docs/subagents.md).
+   */
+  previousLogDir?: string | null;
   /** Extra tools for agents, by agent id (made with `defineTool` from `massgen/tools`). */
   tools?: ToolsByAgent;
   /**

@@ -3,6 +3,9 @@ import type { HistoryTurn } from '../coordination/index.js';
 import {
   appendTurn,
   createSession,
+  finishTurn,
+  startTurn,
+  stillRunningProcess,
   sessionsRoot as defaultSessionsRoot,
   type Session,
   type SessionMeta,
@@ -84,6 +87,17 @@ function lastWorkspace(session: Session | null | undefined): string | null {
 }
 
 /**
+ * The log folder of the session's latest turn: its subagents' checkpoints are picked up from there —
+ * unless that turn is still running in another process on this host, which keeps its subagents (taking
+ * them over would start them a second time).
+ */
+function lastLogDir(session: Session | null | undefined): string | null {
+  const last = session?.turns.at(-1);
+  if (!last || stillRunningProcess(last) !== null) return null;
+  return last.logDir;
+}
+
+/**
  * Runs one question as the next turn of a session: the earlier turns (questions and final answers) go
  * to the agents as history, every event reaches `onEvent`, and the turn is then recorded in the
  * session store — failed and cancelled turns too (with their status), so the session goes on.
@@ -118,6 +132,16 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
     onEvent?.(event);
   };
 
+  const root = sessionsRoot ?? defaultSessionsRoot(cwd);
+  let into: Session | null = session;
+  const target = async (): Promise<Session> =>
+    (into ??= await createSession(root, {
+      ...(newSession ?? { configSource: 'config object' }),
+      clock,
+    }));
+  /** The turn as recorded at its start (null when that failed or storing is off: it is appended at the end). */
+  let started: { session: Session; index: number } | null = null;
+
   let result: RunResult;
   let prepareError: unknown = null;
   try {
@@ -127,10 +151,23 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
       history: history ?? session?.history ?? [],
       // The previous winner's files stay visible, read-only, to every agent of the next turn.
       previousWorkspace: runOptions.previousWorkspace ?? lastWorkspace(session),
+      previousLogDir: runOptions.previousLogDir ?? lastLogDir(session),
       onEvent: observe,
       ...(signal ? { signal } : {}),
     });
     onPrepared?.(prepared);
+    if (persist) {
+      // In the store from its start: a process killed mid-turn leaves it for `--continue` to find.
+      started = await target()
+        .then((into) =>
+          startTurn(into, {
+            question: options.question,
+            startedAt: startedAt.toISOString(),
+            logDir: prepared.logDir,
+          }),
+        )
+        .catch(() => null);
+    }
     try {
       for await (const _event of prepared.stream()) {
         // Events reach `observe` (and the log writer) inside the stream.
@@ -177,17 +214,19 @@ export async function runSessionTurn(options: RunSessionTurnOptions): Promise<Se
     error: result.error ?? null,
   };
 
-  let stored: Session | null = session;
+  let stored: Session | null = started?.session ?? session;
   let turnDir: string | null = null;
   let storeError: Error | null = null;
   if (persist && (recordFailedStart || prepareError === null)) {
     try {
-      const root = sessionsRoot ?? defaultSessionsRoot(cwd);
-      const target =
-        session ??
-        (await createSession(root, { ...(newSession ?? { configSource: 'config object' }), clock }));
-      stored = await appendTurn(target, record);
-      turnDir = stored.turns.at(-1)?.dir ?? null;
+      if (started) {
+        stored = await finishTurn(started.session, started.index, record);
+        const index = started.index;
+        turnDir = stored.turns.find((t) => t.index === index)?.dir ?? null;
+      } else {
+        stored = await appendTurn(await target(), record);
+        turnDir = stored.turns.at(-1)?.dir ?? null;
+      }
     } catch (error) {
       storeError = asError(error);
     }

@@ -58,6 +58,36 @@ describe('runSessionTurn', () => {
     expect(stored.configSource).toBe('team.yaml');
   });
 
+  it('records the turn at its start (unfinished, with its log folder), then finishes it', async () => {
+    const cwd = workdir();
+    const team = scriptedTeam();
+    let seenWhileRunning: unknown = null;
+    const outcome = await runSessionTurn({
+      ...team,
+      cwd,
+      env: {},
+      question: 'What is 6 x 7?',
+      session: null,
+      logging: true,
+      onEvent: (event) => {
+        // What a `kill -9` at this moment would leave behind.
+        if (event.type !== 'run.finished') return;
+        const [id] = fs.readdirSync(sessionsRoot(cwd));
+        const file = path.join(sessionsRoot(cwd), id ?? '', 'turn_1', 'metadata.json');
+        seenWhileRunning = JSON.parse(fs.readFileSync(file, 'utf8'));
+      },
+    });
+    expect(seenWhileRunning).toMatchObject({
+      unfinished: true,
+      question: 'What is 6 x 7?',
+      log_dir: outcome.result.logDir,
+    });
+    expect(outcome.result.logDir).not.toBeNull();
+    expect(outcome.turnDir).toBe(path.join(outcome.session?.dir ?? '', 'turn_1'));
+    const stored = await loadSession(sessionsRoot(cwd), outcome.session?.id ?? '');
+    expect(stored.turns.map((t) => [t.index, t.unfinished, t.status])).toEqual([[1, false, 'completed']]);
+  });
+
   it('records a failed turn as failed; the session stays usable', async () => {
     const cwd = workdir();
     const team = scriptedTeam();

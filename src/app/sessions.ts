@@ -24,6 +24,7 @@ export {
   newSessionId,
   sessionHistory,
   sessionsRoot,
+  stillRunningProcess,
   SessionCorruptError,
   SessionNotFoundError,
   type Session,
@@ -33,6 +34,7 @@ export {
   type SessionMeta,
   type SessionProblem,
   type StoredTurn,
+  type TurnProcess,
   type TurnRecord,
 } from '../logging/session-store.js';
 export type { AgentSpec, HistoryTurn } from '../coordination/index.js';
@@ -60,6 +62,8 @@ export interface SessionTurnSummary {
   logDir: string | null;
   /** `turn_<n>/` in the session store, or null when the turn was not stored. */
   dir: string | null;
+  /** Its process ended while it ran: it was recorded at its start and never finished. */
+  unfinished: boolean;
 }
 
 /** What `/status` shows. */
@@ -141,6 +145,7 @@ function summaryOf(turn: Session['turns'][number]): SessionTurnSummary {
     error: turn.error,
     logDir: turn.logDir,
     dir: turn.dir,
+    unfinished: turn.unfinished,
   };
 }
 
@@ -247,7 +252,10 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       if (sessionId !== id) return outcome;
       if (outcome.prepareError !== null && hooks.recordFailedStart === false) return outcome;
       session = outcome.session;
-      const stored = outcome.storeError === null ? outcome.session?.turns.at(-1) : undefined;
+      const stored =
+        outcome.storeError === null
+          ? outcome.session?.turns.find((t) => t.dir === outcome.turnDir)
+          : undefined;
       const index = stored?.index ?? (turns.at(-1)?.index ?? 0) + 1;
       turns = [
         ...turns,
@@ -267,6 +275,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
               error: outcome.record.error ?? null,
               logDir: outcome.record.logDir,
               dir: null,
+              unfinished: false,
             },
       ];
       return outcome;

@@ -95,6 +95,8 @@ export interface CapabilityOptions {
   previousWorkspace?: string | null | undefined;
   /** The working folder as given (the process's when absent). */
   cwd?: string | undefined;
+  /** The previous turn's log folder in a session (what its subagents left carries over). */
+  previousLogDir?: string | null | undefined;
 }
 
 /** What {@link CapabilityModule.prepare} is given: the run as the app has assembled it so far. */

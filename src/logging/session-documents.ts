@@ -70,6 +70,13 @@ export const TurnMetadataSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).nullable().default(null),
   /** `workspace` when the winner's workspace was copied into the turn folder, else null. */
   workspace: z.string().nullable().default(null),
+  /**
+   * True from the turn's start until it is finished: a turn whose process was killed stays so (its
+   * status then says `failed`, its error `unfinished`), and `--continue` picks up from its log folder.
+   */
+  unfinished: z.boolean().default(false),
+  /** The process running an unfinished turn: one still alive on this host keeps its subagents. */
+  process: z.object({ pid: z.number().int().positive(), hostname: z.string() }).nullable().default(null),
 });
 export type TurnMetadataDocument = z.output<typeof TurnMetadataSchema>;
 

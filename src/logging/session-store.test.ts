@@ -6,6 +6,8 @@ import { listFiles, tempDir } from './log-writer.test-support.js';
 import {
   appendTurn,
   createSession,
+  finishTurn,
+  startTurn,
   latestSession,
   listSessions,
   loadSession,
@@ -60,6 +62,44 @@ describe('session ids and paths', () => {
   it('looks like session_<date>_<time>_<4 hex> and lives under .massgen/sessions', () => {
     expect(newSessionId(new Date(2026, 10, 22, 10, 15, 0))).toMatch(/^session_20261122_101500_[0-9a-f]{4}$/);
     expect(sessionsRoot('/work/project')).toBe(path.join('/work/project', '.massgen', 'sessions'));
+  });
+});
+
+describe('startTurn / finishTurn: a turn is in the store from its start', () => {
+  it('a started turn is listed as unfinished with its log folder; finishing it fills the same folder', async () => {
+    const root = path.join(tempDir(), 'sessions');
+    const session = await createSession(root, meta);
+    const started = await startTurn(session, {
+      question: 'Long job?',
+      startedAt: '2026-11-22T10:15:00.000Z',
+      logDir: '/tmp/logs/log_9',
+    });
+    expect(started.index).toBe(1);
+    // What a process killed here leaves: the turn, unfinished, found by a later load.
+    const killed = await loadSession(root, session.id);
+    expect(killed.turns).toHaveLength(1);
+    expect(killed.turns[0]).toMatchObject({
+      index: 1,
+      question: 'Long job?',
+      answer: null,
+      unfinished: true,
+      status: 'failed',
+      logDir: '/tmp/logs/log_9',
+      error: { code: 'unfinished' },
+    });
+    expect(killed.history).toEqual([]);
+    expect((await listSessions(root)).sessions[0]?.turnCount).toBe(1);
+
+    const finished = await finishTurn(started.session, started.index, turn('Long job?', 'Done.'));
+    expect(finished.turns.map((t) => [t.index, t.unfinished, t.answer])).toEqual([[1, false, 'Done.']]);
+    expect(listFiles(session.dir)).toEqual([
+      'session.json',
+      'summary.md',
+      path.join('turn_1', 'answer.txt'),
+      path.join('turn_1', 'metadata.json'),
+    ]);
+    // A turn appended after it takes the next number.
+    expect((await appendTurn(finished, turn('Next?', 'Yes.'))).turns.map((t) => t.index)).toEqual([1, 2]);
   });
 });
 
@@ -119,6 +159,8 @@ describe('createSession / appendTurn', () => {
       log_dir: '/tmp/logs/log_1',
       error: null,
       workspace: null,
+      unfinished: false,
+      process: null,
     });
     expect(readJson(path.join(session.dir, 'turn_2', 'metadata.json'))).toMatchObject({
       turn: 2,

@@ -25,7 +25,7 @@ export interface SessionMeta {
   clock?: Pick<Clock, 'now'>;
 }
 
-/** One finished turn, as {@link appendTurn} takes it. */
+/** One finished turn, as {@link appendTurn} and {@link finishTurn} take it. */
 export interface TurnRecord {
   question: string;
   /** The final answer, or null when the turn produced none (failed, cancelled, timed out). */
@@ -58,6 +58,27 @@ export interface StoredTurn extends Omit<TurnRecord, 'workspaceDir' | 'runId' | 
   error: ErrorInfo | null;
   /** Absolute path of the copied workspace, or null. */
   workspaceDir: string | null;
+  /** Recorded at its start and never finished: its process ended while it ran (see {@link startTurn}). */
+  unfinished: boolean;
+  /** The process running an unfinished turn (recorded at its start), else null. */
+  process: TurnProcess | null;
+}
+
+/** The process a turn runs in: `--continue` leaves a turn still running on this host to it. */
+export interface TurnProcess {
+  pid: number;
+  hostname: string;
+}
+
+/** What is known of a turn when it starts, as {@link startTurn} takes it. */
+export interface StartedTurnRecord {
+  question: string;
+  /** ISO timestamp. */
+  startedAt: string;
+  /** The run's log folder, when logging is on: what a later `--continue` picks up from. */
+  logDir: string | null;
+  /** The process running it. Default: this one. */
+  process?: TurnProcess;
 }
 
 /** One earlier turn as the orchestrator takes it (the same shape as `HistoryTurn`). */

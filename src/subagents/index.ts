@@ -6,17 +6,20 @@ import type { ToolProvider } from '../tools/tool-provider.js';
 import { inProcessLauncher } from './child-run.js';
 import { SubagentManager } from './subagent-manager.js';
 import { subagentToolProvider } from './subagent-tools.js';
-import { loadSubagentTypes } from './subagent-types.js';
+import { loadSubagentTypes, type SubagentType } from './subagent-types.js';
 
 export { SubagentManager, type ChildLauncher, type SubagentLimits } from './subagent-manager.js';
 export { SUBAGENT_TOOL_NAMES, subagentToolProvider } from './subagent-tools.js';
 export { loadSubagentTypes, parseSubagentFile, type SubagentType } from './subagent-types.js';
 export { readCheckpoint, subagentDir, type SubagentCheckpoint } from './checkpoint.js';
+export { readPreviousSubagents, type PreviousSubagents } from './checkpoint-restore.js';
 export { childConfig, subagentTeam } from './child-run.js';
 
 /** A run's subagents, when `orchestrator.coordination.enable_subagents` is on. */
 export interface RunSubagents {
   manager: SubagentManager;
+  /** The subagent types this run knows (shipped and the project's). */
+  types: ReadonlyMap<string, SubagentType>;
   /** The subagent tools of one agent. */
   providerFor(agentId: string): ToolProvider;
   /** Set once the parent's log folder exists: checkpoints and subagents' logs go inside it. */
@@ -64,6 +67,7 @@ export function prepareSubagents(
   });
   return {
     manager,
+    types,
     providerFor: (agentId) => subagentToolProvider(manager, agentId, types),
     setLogDir: (dir) => {
       logDir = dir;

@@ -10,6 +10,9 @@ export const MAX_CONTEXT_FILE_BYTES = 256 * 1024;
 /** A subagent id as this run makes them; anything else is refused before any lookup. */
 export const SUBAGENT_ID = /^sa\d{1,4}-[0-9a-f]{8}$/;
 
+/** A `SUBAGENT.md` type's name as a task may give it. */
+export const SUBAGENT_TYPE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
 const SubagentTaskSchema = z.strictObject({
   task: z.string().trim().min(1).max(20_000).describe('What the subagent should do, self-contained.'),
   context_files: z
@@ -19,7 +22,7 @@ const SubagentTaskSchema = z.strictObject({
     .describe('Files of your workspace (relative paths) the subagent reads with its task.'),
   subagent_type: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/)
+    .regex(SUBAGENT_TYPE_NAME)
     .optional()
     .describe('A typed subagent (e.g. researcher, critic, builder): its instructions and team.'),
   timeout_seconds: z

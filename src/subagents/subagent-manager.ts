@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunEvent } from '../types/events.js';
-import type { ToolEventInput } from '../types/tool.js';
+import { AgentSinks, type AgentSink } from './agent-sinks.js';
 import { subagentEventCost, type SubagentState } from '../types/subagent-events.js';
 import { describeError } from '../types/errors.js';
 import { readContextFiles, type ContextFile } from './context-files.js';
@@ -8,56 +8,20 @@ import { subagentDir, writeCheckpoint, type SubagentCheckpoint } from './checkpo
 import { SUBAGENT_ID, type SubagentTask } from './spawn-arguments.js';
 import { SubagentRefusal } from './subagent-errors.js';
 import type { SubagentType } from './subagent-types.js';
+import { subagentView, type SubagentView } from './subagent-view.js';
+import { waitFor } from './wait-for.js';
+import type { ChildHandle, ChildLauncher, ChildOutcome, SubagentLimits } from './child-launch.js';
+import { finishedEvent, newCheckpoint, startedEvent } from './subagent-records.js';
 
-/** The run's subagent limits (`orchestrator.coordination.*`), in seconds. */
-export interface SubagentLimits {
-  defaultTimeout: number;
-  minTimeout: number;
-  maxTimeout: number;
-  maxConcurrent: number;
-  /** Levels of subagents still allowed below this run (0: this run's agents may not spawn). */
-  maxDepth: number;
-}
-
-/** How a child run ended. */
-export interface ChildOutcome {
-  state: Exclude<SubagentState, 'running'>;
-  answer: string | null;
-  /** Dollars the whole child run spent (its `run.finished`), when known. */
-  costUsd: number | null;
-  error?: { code: string; message: string };
-}
-
-/** What the launcher is asked to start: one whole massgen run. */
-export interface ChildLaunch {
-  id: string;
-  agentId: string;
-  task: string;
-  files: readonly ContextFile[];
-  type: SubagentType | null;
-  timeoutSeconds: number;
-  /** Its log folder's parent (`<parentLog>/subagents/<id>`), or null with logging off. */
-  logRoot: string | null;
-  signal: AbortSignal;
-  /** Every event of the child run, in order. */
-  onEvent(event: RunEvent): void;
-}
-
-/** A started child run. */
-export interface ChildHandle {
-  /** Steering: the text reaches every agent of the child run at its next step. */
-  steer(text: string): boolean;
-  /** Settles when the child run has ended and its logs are closed; never rejects. */
-  done: Promise<ChildOutcome>;
-}
-
-export type ChildLauncher = (launch: ChildLaunch) => Promise<ChildHandle>;
-
-/** Where one agent's subagent events and costs go (its tool registry's lifecycle). */
-export interface AgentSink {
-  emit(event: ToolEventInput): void;
-  addCost(dollars: number): void;
-}
+export type { AgentSink } from './agent-sinks.js';
+export type {
+  ChildHandle,
+  ChildLaunch,
+  ChildLauncher,
+  ChildOutcome,
+  SubagentLimits,
+} from './child-launch.js';
+export type { SubagentView } from './subagent-view.js';
 
 interface Entry {
   checkpoint: SubagentCheckpoint;
@@ -67,6 +31,8 @@ interface Entry {
   settled: Promise<void>;
   /** Dollars already counted into the parent agent. */
   counted: number;
+  /** The previous turn's log folder it was taken over from (`--continue`), else null. */
+  resumedFrom: string | null;
 }
 
 /** Options of {@link SubagentManager}. */
@@ -81,17 +47,6 @@ export interface SubagentManagerOptions {
   now?: () => number;
 }
 
-/** A subagent as the tools report it. */
-export interface SubagentView {
-  id: string;
-  state: SubagentState;
-  task: string;
-  subagent_type: string | null;
-  cost_usd: number;
-  answer?: string | null;
-  error?: string;
-}
-
 /**
  * The run's subagents. They belong to the run, not to the turn that spawned them: a turn restarted by
  * a new answer or stopped by its timeout abandons only its wait, while the subagents go on and their
@@ -99,7 +54,7 @@ export interface SubagentView {
  */
 export class SubagentManager {
   private readonly entries = new Map<string, Entry>();
-  private readonly sinks = new Map<string, AgentSink>();
+  private readonly sinks = new AgentSinks();
   private counter = 0;
   private closed = false;
   private readonly now: () => number;
@@ -114,7 +69,7 @@ export class SubagentManager {
 
   /** Connects an agent's event and cost sink (its tool registry's start). */
   attach(agentId: string, sink: AgentSink): void {
-    this.sinks.set(agentId, sink);
+    this.sinks.attach(agentId, sink);
   }
 
   /** The subagent's time limit: the task's, else the default, clamped by the min and max. */
@@ -155,37 +110,90 @@ export class SubagentManager {
       prepared.push({ task, type, files });
     }
     return Promise.all(
-      prepared.map(({ task, type, files }) => this.start(agentId, task, type, files, background)),
+      prepared.map(({ task, type, files }) =>
+        this.launch(this.newCheckpoint(agentId, task, type, background), type, files),
+      ),
     );
   }
 
-  private async start(
+  private newCheckpoint(
     agentId: string,
     task: SubagentTask,
     type: SubagentType | null,
-    files: readonly ContextFile[],
     background: boolean,
-  ): Promise<SubagentView> {
+  ): SubagentCheckpoint {
     this.counter += 1;
-    const id = `sa${this.counter}-${randomBytes(4).toString('hex')}`;
-    const timeoutSeconds = this.timeoutFor(task.timeout_seconds);
-    const logDir = this.options.logDir();
-    const checkpoint: SubagentCheckpoint = {
-      version: 1,
-      id,
-      agentId,
-      task: task.task,
+    return newCheckpoint(`sa${this.counter}-${randomBytes(4).toString('hex')}`, agentId, task, {
       subagentType: type?.name ?? null,
-      timeoutSeconds,
+      timeoutSeconds: this.timeoutFor(task.timeout_seconds),
       background,
-      state: 'running',
-      answer: null,
-      costUsd: 0,
       startedAt: new Date(this.now()).toISOString(),
-      finishedAt: null,
-      logDir: logDir === null ? null : subagentDir(logDir, id),
-      error: null,
+    });
+  }
+
+  /**
+   * Takes over a previous turn's subagents (checkpoints read and checked by `readPreviousSubagents`):
+   * finished ones stay reachable by id as they ended; running ones, whose process died with that turn,
+   * are started again in the background — same id, task, type and context files, the team this run's
+   * config gives them, a log folder of their own in this run's — and end as any other. Each is told
+   * to its agent as a `subagent.started` naming the folder it came from.
+   */
+  restore(checkpoints: readonly SubagentCheckpoint[], from: string): Promise<void> {
+    const started: Promise<unknown>[] = [];
+    for (const old of checkpoints) {
+      this.counter = Math.max(this.counter, Number(/^sa(\d+)-/.exec(old.id)?.[1] ?? 0));
+      if (this.entries.has(old.id) || this.closed) continue;
+      if (old.state !== 'running') {
+        started.push(this.keepFinished({ ...old }, from));
+        continue;
+      }
+      const type = old.subagentType === null ? null : (this.options.types.get(old.subagentType) ?? null);
+      const checkpoint: SubagentCheckpoint = {
+        ...old,
+        timeoutSeconds: this.timeoutFor(old.timeoutSeconds),
+        background: true,
+        startedAt: new Date(this.now()).toISOString(),
+      };
+      started.push(this.launch(checkpoint, type, null, { from, counted: old.costUsd }));
+    }
+    const all = Promise.all(started).then(() => undefined);
+    this.restoring.push(all);
+    return all;
+  }
+
+  private readonly restoring: Promise<void>[] = [];
+
+  private async keepFinished(checkpoint: SubagentCheckpoint, from: string): Promise<void> {
+    const entry: Entry = {
+      checkpoint,
+      controller: new AbortController(),
+      handle: null,
+      settled: Promise.resolve(),
+      counted: checkpoint.costUsd,
+      resumedFrom: from,
     };
+    this.entries.set(checkpoint.id, entry);
+    // Copied into this run's log folder, so a later --continue of this turn still finds it.
+    await this.save(checkpoint);
+    const { agentId } = checkpoint;
+    this.sinks.emit(agentId, startedEvent(checkpoint, from));
+    const took = Date.parse(checkpoint.finishedAt ?? '') - Date.parse(checkpoint.startedAt);
+    this.sinks.emit(agentId, finishedEvent(checkpoint, took));
+  }
+
+  /**
+   * Registers a subagent, checkpoints it, tells its agent and starts its run. `files` null: read its
+   * context files again from the agent's workspace (a re-started subagent), with the same checks.
+   */
+  private async launch(
+    checkpoint: SubagentCheckpoint,
+    type: SubagentType | null,
+    files: readonly ContextFile[] | null,
+    restored: { from: string; counted: number } | null = null,
+  ): Promise<SubagentView> {
+    const { id, agentId, timeoutSeconds } = checkpoint;
+    const logDir = this.options.logDir();
+    checkpoint.logDir = logDir === null ? null : subagentDir(logDir, id);
     const controller = new AbortController();
     let settle!: () => void;
     const entry: Entry = {
@@ -193,21 +201,12 @@ export class SubagentManager {
       controller,
       handle: null,
       settled: new Promise<void>((resolve) => (settle = resolve)),
-      counted: 0,
+      counted: restored?.counted ?? 0,
+      resumedFrom: restored?.from ?? null,
     };
     this.entries.set(id, entry);
     await this.save(checkpoint);
-    const sink = this.sinks.get(agentId);
-    sink?.emit({
-      type: 'subagent.started',
-      agentId,
-      subagentId: id,
-      task: task.task,
-      subagentType: checkpoint.subagentType,
-      timeoutSeconds,
-      background,
-      logDir: checkpoint.logDir,
-    });
+    this.sinks.emit(agentId, startedEvent(checkpoint, entry.resumedFrom));
     // Its own time limit, as a backstop to the child run's own timeout (which ends it with its best answer).
     const timer = setTimeout(
       () => controller.abort(new SubagentRefusal('timeout')),
@@ -217,7 +216,8 @@ export class SubagentManager {
     const startedAt = this.now();
     const finish = async (outcome: ChildOutcome) => {
       clearTimeout(timer);
-      const cost = Math.max(checkpoint.costUsd, outcome.costUsd ?? 0);
+      // A re-started subagent's run reports only its own spending: the earlier turn's is added to it.
+      const cost = Math.max(checkpoint.costUsd, (restored?.counted ?? 0) + (outcome.costUsd ?? 0));
       this.count(entry, cost - entry.counted);
       Object.assign(checkpoint, {
         state:
@@ -230,24 +230,23 @@ export class SubagentManager {
         error: outcome.error ?? null,
       });
       await this.save(checkpoint);
-      this.sinks.get(agentId)?.emit({
-        type: 'subagent.finished',
-        agentId,
-        subagentId: id,
-        state: checkpoint.state as Exclude<SubagentState, 'running'>,
-        answer: checkpoint.answer,
-        costUsd: checkpoint.costUsd,
-        durationMs: Math.max(0, this.now() - startedAt),
-        ...(checkpoint.error ? { error: checkpoint.error } : {}),
-      });
+      this.sinks.emit(agentId, finishedEvent(checkpoint, this.now() - startedAt));
       settle();
     };
+    const failed = (error: unknown): ChildOutcome => ({
+      state: 'failed',
+      answer: null,
+      costUsd: null,
+      error: { code: 'run_failed', message: describeError(error) },
+    });
     try {
+      const context =
+        files ?? (await readContextFiles(this.options.workspaceOf(agentId), checkpoint.contextFiles));
       entry.handle = await this.options.launch({
         id,
         agentId,
-        task: task.task,
-        files,
+        task: checkpoint.task,
+        files: context,
         type,
         timeoutSeconds,
         logRoot: checkpoint.logDir,
@@ -256,25 +255,13 @@ export class SubagentManager {
           const cost = subagentEventCost(event as RunEvent & Record<string, unknown>);
           if (cost > 0) this.count(entry, cost);
           if (!this.closedForEvents) {
-            this.sinks.get(agentId)?.emit({ type: 'subagent.event', agentId, subagentId: id, event });
+            this.sinks.emit(agentId, { type: 'subagent.event', agentId, subagentId: id, event });
           }
         },
       });
-      void entry.handle.done.then(finish, (error: unknown) =>
-        finish({
-          state: 'failed',
-          answer: null,
-          costUsd: null,
-          error: { code: 'run_failed', message: describeError(error) },
-        }),
-      );
+      void entry.handle.done.then(finish, (error: unknown) => finish(failed(error)));
     } catch (error) {
-      await finish({
-        state: 'failed',
-        answer: null,
-        costUsd: null,
-        error: { code: 'run_failed', message: describeError(error) },
-      });
+      await finish(failed(error));
     }
     return this.view(entry);
   }
@@ -291,7 +278,7 @@ export class SubagentManager {
     if (!(dollars > 0)) return;
     entry.counted += dollars;
     entry.checkpoint.costUsd = Math.max(entry.checkpoint.costUsd, entry.counted);
-    this.sinks.get(entry.checkpoint.agentId)?.addCost(dollars);
+    this.sinks.addCost(entry.checkpoint.agentId, dollars);
   }
 
   private async save(checkpoint: SubagentCheckpoint): Promise<void> {
@@ -312,16 +299,7 @@ export class SubagentManager {
   }
 
   private view(entry: Entry, withAnswer = false): SubagentView {
-    const c = entry.checkpoint;
-    return {
-      id: c.id,
-      state: c.state,
-      task: c.task.length > 200 ? `${c.task.slice(0, 200)}…` : c.task,
-      subagent_type: c.subagentType,
-      cost_usd: Number(c.costUsd.toFixed(6)),
-      ...(withAnswer ? { answer: c.answer } : {}),
-      ...(c.error ? { error: c.error.message } : {}),
-    };
+    return subagentView(entry.checkpoint, { withAnswer, restored: entry.resumedFrom !== null });
   }
 
   list(agentId: string): SubagentView[] {
@@ -375,30 +353,12 @@ export class SubagentManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Re-starts under way register their entries first: they are stopped with the rest.
+    await Promise.all(this.restoring);
     for (const entry of this.entries.values()) {
       if (entry.checkpoint.state === 'running') entry.controller.abort(new SubagentRefusal('cancelled'));
     }
     await Promise.all([...this.entries.values()].map((e) => e.settled));
     this.closedForEvents = true;
-  }
-}
-
-/** Resolves when `promise` settles, after `ms`, or when `signal` aborts (then rejects with its reason). */
-async function waitFor(promise: Promise<unknown>, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) throw signal.reason;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    await Promise.race([
-      promise,
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-      new Promise<never>((_, reject) => {
-        onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }

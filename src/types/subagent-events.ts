@@ -32,6 +32,12 @@ export const SubagentStartedSchema = z.object({
   background: z.boolean(),
   /** Its log folder, inside the parent's (`subagents/<id>/…`), or null with logging off. */
   logDir: z.string().nullable(),
+  /**
+   * Taken over from a previous turn's checkpoint (`--continue`): that turn's log folder. A subagent
+   * that had finished there is followed at once by its `subagent.finished`; one that was running is
+   * started again.
+   */
+  resumedFrom: z.string().optional(),
 });
 
 /** One event of the subagent's own run, as that run emitted it. */

@@ -25,6 +25,7 @@ const turn = (over: Partial<SessionTurnSummary>): SessionTurnSummary => ({
   error: null,
   logDir: null,
   dir: null,
+  unfinished: false,
   ...over,
 });
 

@@ -63,6 +63,9 @@ export function formatHistory(turns: readonly SessionTurnSummary[]): string {
   if (turns.length === 0) return 'No turns yet in this session.\n';
   const lines = turns.map((turn) => {
     const question = preview(turn.question, 80);
+    if (turn.unfinished) {
+      return `  ${turn.index}. ${question} → unfinished (the process ended while it ran; its log folder is picked up)`;
+    }
     if (turn.answer === null) {
       const why = turn.error ? `: ${preview(turn.error.message, 100)}` : '';
       return `  ${turn.index}. ${question} → no answer (${turn.status}${why})`;

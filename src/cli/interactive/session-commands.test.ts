@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   loadSession,
   sessionsRoot,
 } from '../../app/sessions.js';
+import { startTurn } from '../../logging/session-store.js';
 import { fixedClock } from '../../testing/fixed-clock.js';
 import { finalOf, scriptedTeam, userText, workdir } from '../../app/sessions.test-support.js';
 import { fakeIo } from './interactive.test-support.js';
@@ -153,6 +155,33 @@ describe('runSessionCommand', () => {
     const stored = await loadSession(sessionsRoot(cwd), session.id);
     expect(stored.history.map((h) => h.question)).toEqual(['first', 'second']);
     expect(term.interruptListeners).toBe(0);
+  });
+
+  it('--continue of a turn still running in another process says so, and does not say it is picked up', async () => {
+    const cwd = workdir();
+    const session = await storedSession(cwd, ['first']);
+    // A turn recorded at its start by a process that is alive (this one): it is running, not cut off.
+    await startTurn(session, {
+      question: 'long one',
+      startedAt: '2026-11-29T07:00:00.000Z',
+      logDir: path.join(cwd, 'log_20261129_070000_000001'),
+      process: { pid: process.pid, hostname: os.hostname() },
+    });
+    const term = fakeIo(cwd);
+
+    const code = await runSessionCommand({
+      io: term.io,
+      ...scriptedTeam(),
+      continueLatest: true,
+      question: 'meanwhile',
+      createView: plainTurnView(),
+    });
+
+    expect(code).toBe(0);
+    expect(term.stdout).toContain(
+      `Turn 2 of session ${session.id} is still running in process ${process.pid}; its subagents are left to it`,
+    );
+    expect(term.stdout).not.toContain('did not finish');
   });
 
   it('a one-question run that fails exits with the run’s code', async () => {

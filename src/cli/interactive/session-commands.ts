@@ -5,6 +5,7 @@ import {
   listSessions,
   loadSession,
   sessionsRoot as defaultSessionsRoot,
+  stillRunningProcess,
   type Session,
 } from '../../app/sessions.js';
 import { MassGenError } from '../../types/errors.js';
@@ -123,6 +124,19 @@ export async function runSessionCommand(options: SessionCommandOptions): Promise
   } catch (error) {
     printError(io.stderr, error, options.debug);
     return 1;
+  }
+  const last = session?.turns.at(-1);
+  if (session && last?.unfinished) {
+    // Said once, plainly: the previous turn was cut off, and this one picks up what it logged — or it
+    // is still running in another terminal, which keeps its subagents.
+    const running = stillRunningProcess(last);
+    const line = inertText(
+      running !== null
+        ? `Turn ${last.index} of session ${session.id} is still running in process ${running}; its subagents are left to it\n`
+        : `Turn ${last.index} of session ${session.id} did not finish (its process ended while it ran)` +
+            (last.logDir ? `: continuing from its log folder ${last.logDir}\n` : '\n'),
+    );
+    (options.automation ? io.stderr : io.stdout)(line);
   }
   const { question, sessionId: _id, continueLatest: _continue, ...rest } = options;
   if (question === undefined || question.trim() === '') {
