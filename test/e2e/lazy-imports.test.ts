@@ -57,7 +57,7 @@ function threeAgentWorkdir(): string {
 /**
  * The modules of each capability a plain chat run does not use, by massgen's own file (dist/): the
  * permission engine loads with rules or a held call, the checkouts with `write_mode: worktree` /
- * `isolated`.
+ * `isolated`, the context compressor's summaries with the first request that needs one.
  */
 // Each capability's modules, but not its descriptor (`capability.js`): the list of descriptors is read
 // by every run (src/app/capabilities.ts) and imports nothing of the capability itself.
@@ -74,6 +74,8 @@ const CAPABILITIES: Record<string, RegExp> = {
   'eval harness': /\/dist\/eval\//,
   'permission rules':
     /\/dist\/(tools\/permissions\/(rules|rule-policy|denied-on-disk|index)|app\/tool-permissions)\.js/,
+  // The compressor's summarising code loads with the first request near the context window.
+  'context compression': /\/dist\/compression\/(index|compressor|plan|summary-prompt)\.js/,
   worktrees:
     /\/dist\/workspace\/(isolated-context|apply-plan|apply-transaction|branch-changes|by-hand|nested-repos)\.js/,
 };
