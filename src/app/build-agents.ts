@@ -12,7 +12,8 @@ import { ConfigError } from '../types/errors.js';
 import { RateLimiter, type CallLimiter, type CallLimiterFactory } from '../util/rate-limiter.js';
 import { priceFor, resolveAgentSettings } from './backend-settings.js';
 import { buildToolRegistry } from './build-tools.js';
-import { compressorFor, toolResultFiles } from '../compression/index.js';
+import { compressorFor } from '../compression/agent-compression.js';
+import { toolResultFiles } from '../compression/tool-result-file.js';
 import { runScrubber } from './secrets.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { MassGenConfig } from '../config/index.js';
-import { isWithin } from '../tools/permissions/index.js';
+import { isWithin } from '../tools/permissions/check-path.js';
 import { resolveConfigPath } from '../config/config-relative.js';
 import { ConfigError } from '../types/errors.js';
 import {

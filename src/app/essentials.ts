@@ -49,7 +49,7 @@ export {
   type ExampleInfo,
 } from '../config/examples.js';
 export { createPlainDisplay, type PlainDisplayOptions } from './plain-display.js';
-export { holdsToolCalls } from './tool-permissions.js';
+export { holdsToolCalls } from './holds-tool-calls.js';
 export { createFileApprovals, createFileReviews, type FileAnswerer } from './file-handshake.js';
 export type { ReviewChoice, ReviewMode } from './review-desk.js';
 export { parseConfigText, unsetConfigVariables } from './config-text.js';

@@ -15,7 +15,7 @@ import { loadRunAttachments } from './run-attachments.js';
 import { streamRun } from './run-stream.js';
 import { collectRunSecrets, runScrubber } from './secrets.js';
 import { ToolApprovalDesk } from './tool-approval-desk.js';
-import { buildToolPolicy, holdsToolCalls } from './tool-permissions.js';
+import { hasPermissionRules, holdsToolCalls } from './holds-tool-calls.js';
 import { runtimeVersions } from './versions.js';
 
 export type { MassGenOptions, PreparedRun } from './massgen-options.js';
@@ -64,13 +64,18 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
   const rules = run.parts.flatMap((part) => (part.rules ? [part.rules] : []));
   const approver =
     options.onToolApproval ?? (holdsToolCalls(config) || rules.length > 0 ? desk.approver : undefined);
-  // Permission rules, and the audit ledger of every decision, whenever something decides on calls.
-  const toolPolicy = buildToolPolicy(config, {
-    held: options.onToolApproval !== undefined || !config.orchestrator.auto_approve,
-    workspaces: run.workspaces,
-    contextPaths: base.contextPaths,
-    first: rules,
-  });
+  // Permission rules, and the audit ledger of every decision, whenever something decides on calls;
+  // the engine's modules load only then.
+  const held = options.onToolApproval !== undefined || !config.orchestrator.auto_approve;
+  const toolPolicy =
+    held || rules.length > 0 || hasPermissionRules(config)
+      ? (await import('./tool-permissions.js')).buildToolPolicy(config, {
+          held,
+          workspaces: run.workspaces,
+          contextPaths: base.contextPaths,
+          first: rules,
+        })
+      : undefined;
   const orchestrator = new Orchestrator({
     agents: run.agents,
     settings: coordinationSettings(config, {

@@ -10,14 +10,8 @@ import {
   type ExecutionMode,
   type SandboxLayout,
 } from '../tools/execute-command/index.js';
-import {
-  createPathChecker,
-  deniedOnDisk,
-  readDenial,
-  readDeniedWhy,
-  type AgentRules,
-  type PathDenial,
-} from '../tools/permissions/index.js';
+import { createPathChecker } from '../tools/permissions/check-path.js';
+import type { PathDenial } from '../tools/permissions/path-policy.js';
 import type { ToolContext } from '../types/tool.js';
 import { ConfigError, describeError } from '../types/errors.js';
 import type { RunWarning } from '../types/events.js';
@@ -25,7 +19,7 @@ import { gitAvailable, type ContextPathInfo, type Reviewer, type RunWorkspaces }
 import type { AgentSandbox } from '../tools/agent-sandbox.js';
 import { isolationSpecs, prepareWorkspaces } from './build-workspaces.js';
 import type { Env } from './build-agents.js';
-import { agentRuleSets } from './tool-permissions.js';
+import { hasPermissionRules } from './holds-tool-calls.js';
 
 /** No review asked: the winner's changes are applied as the presenter's writes would be. */
 const APPLY_ALL: Reviewer = {
@@ -167,13 +161,12 @@ function realFiles(files: readonly string[]): string[] {
  * What no tool of this agent may read or write, asked with real paths: the `.env` files massgen
  * loaded (a fixed check), and what a permission rule denies `read_file` (the rule named).
  */
-function pathDenial(envFiles: readonly string[], rules: AgentRules | undefined): PathDenial {
+function pathDenial(envFiles: readonly string[], byRule: PathDenial | undefined): PathDenial {
   return (realPath) => {
     if (envFiles.includes(realPath)) {
       return { why: 'is a .env file massgen loaded keys from; no tool may use it', byRule: false };
     }
-    const match = rules ? readDenial(rules, realPath) : null;
-    return match === null ? null : { why: readDeniedWhy(match), byRule: true };
+    return byRule ? byRule(realPath) : null;
   };
 }
 
@@ -269,18 +262,21 @@ export async function prepareSandboxes(
   }
   const massgenDir = path.join(options.projectDir, '.massgen');
   const envFiles = realFiles(options.envFiles ?? []);
-  const rules = agentRuleSets(config, { workspaces, contextPaths: options.contextPaths });
+  // The permission engine loads only for a config with rules: without any, no rule denies a path.
+  const engine = hasPermissionRules(config) ? await import('./tool-permissions.js') : undefined;
+  const rules = engine?.agentRuleSets(config, { workspaces, contextPaths: options.contextPaths });
   for (const agent of config.agents) {
     const workspace = workspaces.workspaceOf(agent.id);
     if (workspace === null) continue;
     const contextPaths = workspaces.contextPathsOf(agent.id);
-    const agentRules = rules.get(agent.id);
+    const agentRules = rules?.get(agent.id);
+    const denials = engine && agentRules ? engine.ruleDenials(agentRules) : undefined;
     const checkPath = createPathChecker({
       workspace,
       peerSnapshots: workspaces.peersDirOf(agent.id),
       contextPaths,
       readOnly: workspaces.previousWorkspace ? [workspaces.previousWorkspace] : [],
-      denied: pathDenial(envFiles, agentRules),
+      denied: pathDenial(envFiles, denials?.read),
     });
     // Rule globs are expanded each time a sandbox starts, against the folders the rules anchor at
     // (an own checkout's original among them: the sandbox shows it read-only where it is not hidden).
@@ -298,7 +294,7 @@ export async function prepareSandboxes(
       // A container's network setting still holds when its commands fall back to the sandbox.
       network: fellBack.has(agent.id) ? agent.backend.docker.network : agent.backend.sandbox.network,
       env,
-      masked: () => [...envFiles, ...(agentRules ? deniedOnDisk(agentRules, ruleFolders) : [])],
+      masked: () => [...envFiles, ...(denials ? denials.onDisk(ruleFolders) : [])],
     });
     const support = sandboxSupport(env.PATH);
     const stdioServers = Object.entries(agent.backend.mcp_servers).filter(

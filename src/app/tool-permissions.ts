@@ -1,14 +1,19 @@
 import { realpathSync } from 'node:fs';
 import type { MassGenConfig } from '../config/index.js';
 import type { PermissionRuleConfig } from '../config/permission-schema.js';
+import { realPathOf } from '../tools/permissions/check-path.js';
+import { deniedOnDisk } from '../tools/permissions/denied-on-disk.js';
+import type { PathDenial } from '../tools/permissions/path-policy.js';
+import { createRulePolicy } from '../tools/permissions/rule-policy.js';
 import {
-  createRulePolicy,
-  realPathOf,
+  readDenial,
+  readDeniedWhy,
   type AgentRules,
   type PermissionRule,
   type RuleList,
-} from '../tools/permissions/index.js';
+} from '../tools/permissions/rules.js';
 import type { ToolPolicy } from '../types/tool.js';
+import { hasPermissionRules } from './holds-tool-calls.js';
 import type { ContextPathInfo, RunWorkspaces } from '../workspace/index.js';
 
 /**
@@ -33,23 +38,6 @@ export function toPermissionRule(rule: PermissionRuleConfig): PermissionRule {
     ...(rule.reason === undefined ? {} : { reason: rule.reason }),
   };
   return { action, tool: (rule[action] as string | undefined) ?? '*', ...conditions };
-}
-
-/** Whether the config has any rule at all (team-wide or for some agent). */
-export function hasPermissionRules(config: MassGenConfig): boolean {
-  return config.permissions.length > 0 || config.agents.some((a) => (a.permissions?.length ?? 0) > 0);
-}
-
-/** Whether some tool calls may wait for a person: `auto_approve: false`, or an `ask` rule. */
-export function holdsToolCalls(config: MassGenConfig): boolean {
-  const asks = (rules: readonly PermissionRuleConfig[] | undefined) =>
-    (rules ?? []).some((r) => r.ask !== undefined);
-  // Tolerant of partial configs (views are tested with stubs).
-  return (
-    !config.orchestrator.auto_approve ||
-    asks(config.permissions) ||
-    (config.agents ?? []).some((a) => asks(a.permissions))
-  );
 }
 
 /** Real path where it exists, else as given: relative patterns then anchor at real locations too. */
@@ -124,4 +112,21 @@ export function buildToolPolicy(
 ): ToolPolicy | undefined {
   if (!options.held && !hasPermissionRules(config) && (options.first ?? []).length === 0) return undefined;
   return createRulePolicy(agentRuleSets(config, options), options.held ? 'ask' : 'allow', realPathOf);
+}
+
+/**
+ * What an agent's rules deny its tools on disk: `read` for a real path the path checker asks about
+ * (the rule named), `onDisk` for the files a sandbox hides under the folders the rules anchor at.
+ */
+export function ruleDenials(rules: AgentRules): {
+  read: PathDenial;
+  onDisk: (folders: readonly string[]) => string[];
+} {
+  return {
+    read: (realPath) => {
+      const match = readDenial(rules, realPath);
+      return match === null ? null : { why: readDeniedWhy(match), byRule: true };
+    },
+    onDisk: (folders) => deniedOnDisk(rules, folders),
+  };
 }

@@ -7,7 +7,7 @@ import { createApprovalPrompt, USER_DENIED_REASON, type ApprovalPrompt } from '.
 import { createAutomationDisplay, printAutomationHeader } from './automation-display.js';
 import { createPlainDisplay, type Write } from '../app/plain-display.js';
 import { memorySaveAsks } from '../memory/capability.js';
-import { holdsToolCalls } from '../app/tool-permissions.js';
+import { holdsToolCalls } from '../app/holds-tool-calls.js';
 import { createFileApprovals, createFileReviews, type FileAnswerer } from '../app/file-handshake.js';
 import { createReviewPrompt } from './review-prompt.js';
 import { inertText, inertWriter } from '../util/terminal-text.js';

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../types/messages.js';
 import type { ToolContext } from '../types/tool.js';
-import { PATH_ARGUMENT_KEYS, type Access, type CheckPath } from './permissions/index.js';
+import { PATH_ARGUMENT_KEYS } from './permissions/call-facts.js';
+import type { Access, CheckPath } from './permissions/path-policy.js';
 import type { ToolProvider } from './tool-provider.js';
 
 function pathsIn(args: Record<string, unknown>): string[] {

@@ -6,7 +6,7 @@ import type { KeptCheckout } from '../types/permission-events.js';
 import type { ConcludeContext } from '../types/workspace.js';
 import { registerExitCleanup } from '../util/child-reaper.js';
 import { chosenFiles } from './change-set.js';
-import { IsolatedContext, type AgentCopy, type FileChange } from './isolated-context.js';
+import type { AgentCopy, FileChange, IsolatedContext } from './isolated-context.js';
 
 /**
  * The run's isolated context paths (`write_mode: worktree` / `isolated`, docs/permissions.md): one
@@ -106,6 +106,8 @@ export class ContextIsolation {
     const contexts: IsolatedContext[] = [];
     const isolation = new ContextIsolation(contexts, runDir, options.keep === true);
     try {
+      // Checkouts and their apply steps load only for a run with `write_mode: worktree` / `isolated`.
+      const { IsolatedContext } = await import('./isolated-context.js');
       for (const [index, spec] of options.specs.entries()) {
         const context = await IsolatedContext.create({
           original: spec.path,

@@ -55,10 +55,9 @@ function threeAgentWorkdir(): string {
 }
 
 /**
- * The modules of each capability a plain chat run does not use, by massgen's own file (dist/). Not yet
- * here: the permission rules (tools/permissions/rules.js, app/tool-permissions.js) and the worktree
- * modules (workspace/isolated-context.js and the apply steps), which a run still loads with its
- * workspaces.
+ * The modules of each capability a plain chat run does not use, by massgen's own file (dist/): the
+ * permission engine loads with rules or a held call, the checkouts with `write_mode: worktree` /
+ * `isolated`, the context compressor's summaries with the first request that needs one.
  */
 // Each capability's modules, but not its descriptor (`capability.js`): the list of descriptors is read
 // by every run (src/app/capabilities.ts) and imports nothing of the capability itself.
@@ -73,6 +72,12 @@ const CAPABILITIES: Record<string, RegExp> = {
     /\/dist\/coordination\/quality\/(quality-setup|criteria-setup|quality-book|policies|checklist-turn|decomposition-turn|checklist-tool)\.js/,
   queue: /\/dist\/queue\//,
   'eval harness': /\/dist\/eval\//,
+  'permission rules':
+    /\/dist\/(tools\/permissions\/(rules|rule-policy|denied-on-disk|index)|app\/tool-permissions)\.js/,
+  // The compressor's summarising code loads with the first request near the context window.
+  'context compression': /\/dist\/compression\/(index|compressor|plan|summary-prompt)\.js/,
+  worktrees:
+    /\/dist\/workspace\/(isolated-context|apply-plan|apply-transaction|branch-changes|by-hand|nested-repos)\.js/,
 };
 
 const HEAVY = [
