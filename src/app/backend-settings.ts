@@ -198,7 +198,10 @@ export function resolveAgentSettings(
     report(
       new ConfigError(`missing required key "model" at agents[${index}].backend`, {
         path: `agents[${index}].backend.model`,
-        hint: `the ${factory.type} backend needs a model name`,
+        hint:
+          factory.models === undefined
+            ? `the ${factory.type} backend needs a model name`
+            : `the ${factory.type} backend needs a model name: one of ${factory.models.join(', ')}`,
       }),
     );
   } else if (backend.module !== undefined || backend.export !== undefined) {

@@ -214,6 +214,8 @@ export interface BackendFactory {
   harness?: true;
   /** The model used when the config names none (coding-agent harnesses, as MassGen does). */
   defaultModel?: string;
+  /** The only model names this backend takes, when it has a closed list (the scripted `demo` team). */
+  models?: readonly string[];
   /**
    * The media kinds the model of these settings takes as input parts, and the largest file of each
    * kind its provider accepts (`settings.mediaIn`, the config's `media_in:`, replaces the kinds).

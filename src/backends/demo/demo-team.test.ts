@@ -108,4 +108,17 @@ describe('the scripted demo team', () => {
       }),
     ).rejects.toThrow(/the demo backend has no model "gpt-5"/);
   });
+
+  it('names the models it has when the config names none', async () => {
+    const run = runMassGen({
+      question: 'q',
+      config: { agents: [{ id: 'x', backend: { type: 'demo' } }] },
+      cwd,
+      env: {},
+      logging: false,
+    });
+    await expect(run).rejects.toMatchObject({
+      hint: 'the demo backend needs a model name: one of scripted-ada, scripted-grace, scripted-linus',
+    });
+  });
 });

@@ -40,6 +40,7 @@ export const demoBackend: BackendFactory = {
     reasoning: false,
     imagesIn: false,
   },
+  models: DEMO_MODELS,
   apiKeyEnvs: () => [],
   defaultBaseUrl: () => undefined,
   keyOptional: () => true,
