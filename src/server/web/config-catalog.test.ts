@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../../test/support/wait.js';
 import { ConfigCatalog, LOCAL_DEFAULT_REF, type ConfigListing } from './config-catalog.js';
 import { ServerProbes } from './config-needs.js';
 import { startWebServer, type WebServer } from './web-server.js';
@@ -237,9 +238,18 @@ describe('the default config: the one the CLI would use here', () => {
     expect(listed.filter((c) => c.default).map((c) => c.ref)).toEqual(['.massgen/config.yaml']);
     const started = await api('/api/runs', { question: 'Q?' });
     expect(started.status).toBe(201);
-    const detail = await api(`/api/runs/${String(started.body.id)}`);
-    const run = (detail.body.events as { type: string; agents?: { agentId: string }[] }[]).find(
-      (e) => e.type === 'run.started',
+    // The run starts after the 201: on a busy machine its first event may not be there yet.
+    type Started = { type: string; agents?: { agentId: string }[] };
+    let run: Started | undefined;
+    let seen: unknown;
+    await waitUntil(
+      async () => {
+        seen = (await api(`/api/runs/${String(started.body.id)}`)).body.events;
+        run = (seen as Started[]).find((e) => e.type === 'run.started');
+        return run !== undefined;
+      },
+      'the run started by POST /api/runs to log run.started',
+      { seen: () => JSON.stringify(seen).slice(0, 2_000) },
     );
     expect(run?.agents?.map((a) => a.agentId)).toEqual(['solo']);
 
