@@ -54,14 +54,17 @@ describe('createCommandToolProvider', () => {
   });
 
   it('says on the status line where the command ran, and stops a file past the size limit', async () => {
+    // The status line with the default limit: the total-growth bound watches the whole disk (statfs),
+    // so a 1 MiB bound would also count what other programs write there meanwhile (a busy CI disk).
+    const plain = createCommandToolProvider({ workspace: ws, env: { PATH: '/usr/bin:/bin' }, mode: 'local' });
+    expect(await plain.call('execute_command', { command: 'echo hi' }, context())).toEqual({
+      content: 'exit code 0 (local)\nhi\n',
+    });
     const provider = createCommandToolProvider({
       workspace: ws,
       env: { PATH: '/usr/bin:/bin' },
       mode: 'local',
       maxFileSizeBytes: 1024 * 1024,
-    });
-    expect(await provider.call('execute_command', { command: 'echo hi' }, context())).toEqual({
-      content: 'exit code 0 (local)\nhi\n',
     });
     const big = await provider.call('execute_command', { command: 'head -c 3M /dev/zero > big' }, context());
     expect(big.isError).toBe(true);
