@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../types/errors.js';
-import { backend, diagnosticsOf, messagesOf } from './config.test-support.js';
+import { backend, COORDINATION_DEFAULTS, diagnosticsOf, messagesOf } from './config.test-support.js';
 import { ConfigValidationError } from './diagnostics.js';
 import { parseConfig } from './parse-config.js';
 
@@ -54,24 +54,7 @@ describe('parseConfig: valid configs', () => {
       max_cost_usd: null,
       auto_approve: true,
       context_paths: [],
-      coordination: {
-        enable_planning_mode: false,
-        planning_mode_allowed_tools: [],
-        max_orchestration_restarts: 0,
-        enable_memory_filesystem_mode: false,
-        enable_subagents: false,
-        subagent_default_timeout: 300,
-        subagent_min_timeout: 60,
-        subagent_max_timeout: 1800,
-        subagent_max_concurrent: 3,
-        max_subagent_depth: 1,
-        enable_agent_task_planning: false,
-        task_planning_filesystem_mode: false,
-        max_tasks_per_plan: 50,
-        broadcast: false,
-        broadcast_timeout: 300,
-        max_broadcasts_per_agent: 10,
-      },
+      coordination: COORDINATION_DEFAULTS,
       voting_sensitivity: 'lenient',
       consensus: 'all',
       wrap_up_at: 0.8,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backend, messagesOf } from './config.test-support.js';
+import { backend, COORDINATION_DEFAULTS, messagesOf } from './config.test-support.js';
 import { parseConfig } from './parse-config.js';
 
 const withTools = (tools: Record<string, unknown>, orchestrator?: Record<string, unknown>) => ({
@@ -96,22 +96,9 @@ describe('tool settings in the config', () => {
     );
     expect(config.orchestrator.auto_approve).toBe(false);
     expect(config.orchestrator.coordination).toEqual({
+      ...COORDINATION_DEFAULTS,
       enable_planning_mode: true,
       planning_mode_allowed_tools: ['x'],
-      max_orchestration_restarts: 0,
-      enable_memory_filesystem_mode: false,
-      enable_subagents: false,
-      subagent_default_timeout: 300,
-      subagent_min_timeout: 60,
-      subagent_max_timeout: 1800,
-      subagent_max_concurrent: 3,
-      max_subagent_depth: 1,
-      enable_agent_task_planning: false,
-      task_planning_filesystem_mode: false,
-      max_tasks_per_plan: 50,
-      broadcast: false,
-      broadcast_timeout: 300,
-      max_broadcasts_per_agent: 10,
     });
     const messages = messagesOf(withTools({}, { coordination: { enable_planing_mode: true } }));
     expect(messages.join('\n')).toContain('did you mean "enable_planning_mode"?');
