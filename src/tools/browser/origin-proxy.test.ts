@@ -125,6 +125,41 @@ describe('the origin proxy', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 501 /);
   });
 
+  it('survives a client that resets its connection after any answer (a crash here ended the whole run)', async () => {
+    // A page (or Chromium itself, giving up on a refused https upgrade) may reset a socket the
+    // proxy has already answered; once Node hands a CONNECT or upgrade socket over, nothing else
+    // listens for its errors. Caught here: an uncaught `read ECONNRESET` ended massgen.
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => void uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (const raw of [
+        `CONNECT 127.0.0.1:${refused.port} HTTP/1.1\r\nHost: 127.0.0.1:${refused.port}\r\n\r\n`,
+        `GET http://127.0.0.1:${allowed.port}/ HTTP/1.1\r\nHost: 127.0.0.1:${allowed.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
+        `GET http://127.0.0.1:${refused.port}/ HTTP/1.1\r\nHost: 127.0.0.1:${refused.port}\r\n\r\n`,
+      ]) {
+        await new Promise<void>((resolve, reject) => {
+          const socket = net.connect(proxyPort, '127.0.0.1', () => socket.write(raw));
+          socket.once('data', () => {
+            socket.resetAndDestroy();
+            resolve();
+          });
+          socket.on('error', reject);
+        });
+      }
+      // The proxy still answers, and no error went unhandled meanwhile.
+      expect(
+        await ask(
+          proxyPort,
+          `GET http://127.0.0.1:${allowed.port}/ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        ),
+      ).toContain('path=/ok');
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught.map(String)).toEqual([]);
+  });
+
   it('reads an endpoint as a URL writes its host', () => {
     expect(authority('Example.COM:443')).toEqual({ host: 'example.com', port: 443 });
     expect(authority('0x7f.1:8080')).toEqual({ host: '127.0.0.1', port: 8080 });

@@ -79,36 +79,40 @@ export async function startOriginProxy(
   });
 
   // Chromium tunnels WebSockets (ws: too) with CONNECT; a plain upgrade request is not expected.
+  // Node stops listening for a socket's errors once it hands it to 'upgrade' or 'connect': a reset
+  // from the browser after that would be an uncaught exception that ends the whole run.
   server.on('upgrade', (_req, socket: net.Socket) => {
+    socket.on('error', () => socket.destroy());
     socket.end('HTTP/1.1 501 Not Implemented\r\nConnection: close\r\n\r\n');
   });
 
   server.on('connect', (req, client: net.Socket, head: Buffer) => {
+    client.on('error', () => client.destroy());
     const endpoint = authority(req.url ?? '');
     if (endpoint === null || !endpointAllowed(endpoint.host, endpoint.port, allowed)) {
       onRefused(req.url ?? '');
       client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
-    const upstream = net.connect({ host: bareHost(endpoint.host), port: endpoint.port });
+    const tunnel = net.connect({ host: bareHost(endpoint.host), port: endpoint.port });
     let open = false;
-    for (const socket of [client, upstream]) {
+    for (const socket of [client, tunnel]) {
       tunnels.add(socket);
       socket.once('close', () => tunnels.delete(socket));
     }
-    upstream.once('connect', () => {
+    tunnel.once('connect', () => {
       open = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
+      if (head.length > 0) tunnel.write(head);
+      tunnel.pipe(client);
+      client.pipe(tunnel);
     });
-    upstream.on('error', () => {
+    tunnel.on('error', () => {
       if (open) client.destroy();
       else client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     });
-    client.on('error', () => upstream.destroy());
-    client.on('close', () => upstream.destroy());
+    client.on('error', () => tunnel.destroy());
+    client.on('close', () => tunnel.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {
