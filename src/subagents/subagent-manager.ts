@@ -139,24 +139,28 @@ export class SubagentManager {
    * to its agent as a `subagent.started` naming the folder it came from.
    */
   restore(checkpoints: readonly SubagentCheckpoint[], from: string): Promise<void> {
-    const started: Promise<unknown>[] = [];
+    // New ids must not reuse an old one, whatever is spawned while these are being taken over.
     for (const old of checkpoints) {
       this.counter = Math.max(this.counter, Number(/^sa(\d+)-/.exec(old.id)?.[1] ?? 0));
-      if (this.entries.has(old.id) || this.closed) continue;
-      if (old.state !== 'running') {
-        started.push(this.keepFinished({ ...old }, from));
-        continue;
-      }
-      const type = old.subagentType === null ? null : (this.options.types.get(old.subagentType) ?? null);
-      const checkpoint: SubagentCheckpoint = {
-        ...old,
-        timeoutSeconds: this.timeoutFor(old.timeoutSeconds),
-        background: true,
-        startedAt: new Date(this.now()).toISOString(),
-      };
-      started.push(this.launch(checkpoint, type, null, { from, counted: old.costUsd }));
     }
-    const all = Promise.all(started).then(() => undefined);
+    // One after another, so the agent hears of them in the checkpoints' order on any machine.
+    const all = (async () => {
+      for (const old of checkpoints) {
+        if (this.entries.has(old.id) || this.closed) continue;
+        if (old.state !== 'running') {
+          await this.keepFinished({ ...old }, from);
+          continue;
+        }
+        const type = old.subagentType === null ? null : (this.options.types.get(old.subagentType) ?? null);
+        const checkpoint: SubagentCheckpoint = {
+          ...old,
+          timeoutSeconds: this.timeoutFor(old.timeoutSeconds),
+          background: true,
+          startedAt: new Date(this.now()).toISOString(),
+        };
+        await this.launch(checkpoint, type, null, { from, counted: old.costUsd });
+      }
+    })();
     this.restoring.push(all);
     return all;
   }
