@@ -2,6 +2,8 @@
  * massgen — multi-agent scaling for LLMs. The public library surface.
  * @packageDocumentation
  */
+import { loadAllBackendFactories } from './backends/index.js';
+import type { BackendFactory } from './types/backend.js';
 export { runMassGen, prepareRun, type MassGenOptions, type PreparedRun } from './app/run-massgen.js';
 // The interface a run capability implements (docs/architecture.md, "How to add a capability").
 export * from './capability/index.js';
@@ -76,10 +78,17 @@ export {
   type ConfigDiagnostic,
 } from './config/index.js';
 export {
-  backendFactories,
+  backendFactoryFor,
   findBackendFactory,
   backendTypes,
   createLanguageModelBackend,
+  loadBackendFactories,
 } from './backends/index.js';
+
+/**
+ * Every backend factory, in registry order. Loading the library loads them all, so `findBackendFactory`
+ * answers at once for any type; the CLI loads only the backends a run's config uses.
+ */
+export const backendFactories: readonly BackendFactory[] = await loadAllBackendFactories();
 export { createRunLogWriter, type RunLogWriter } from './logging/index.js';
 export * from './types/index.js';

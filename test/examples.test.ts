@@ -43,8 +43,8 @@ const agentsOf = (name: string) => {
 describe('bundled example configs', () => {
   it('exist', () => expect(examples.length).toBeGreaterThan(0));
 
-  it.each(examples)('%s passes --validate', (file) => {
-    const report = validateConfig(path.join(root, file), { cwd: root, env });
+  it.each(examples)('%s passes --validate', async (file) => {
+    const report = await validateConfig(path.join(root, file), { cwd: root, env });
     expect(report.errors).toEqual([]);
     expect(report.warnings).toEqual([]);
     expect(report.valid).toBe(true);
@@ -56,11 +56,11 @@ describe('bundled example configs', () => {
     for (const example of listed) expect(example.description, example.name).not.toBe('');
   });
 
-  it.each(names)('@examples/%s resolves to its file and passes --validate from any folder', (name) => {
+  it.each(names)('@examples/%s resolves to its file and passes --validate from any folder', async (name) => {
     const file = resolveExampleRef(`@examples/${name}`);
     expect(file).toBe(path.join(root, `${name}.yaml`));
     expect(resolveExampleRef(`@examples/${name}.yaml`)).toBe(file);
-    const report = validateConfig(file, { cwd: path.parse(root).root, env });
+    const report = await validateConfig(file, { cwd: path.parse(root).root, env });
     expect(report.errors).toEqual([]);
     expect(report.valid).toBe(true);
   });

@@ -16,30 +16,30 @@ const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const page = readFileSync(path.join(root, 'docs', 'permissions.md'), 'utf8');
 const env = { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', PATH: process.env.PATH };
 
-function validates(yaml: string, name: string) {
+async function validates(yaml: string, name: string) {
   const dir = mkdtempSync(path.join(tmpdir(), 'massgen-permissions-docs-'));
   try {
     writeFileSync(path.join(dir, name), yaml);
-    return validateConfig(name, { cwd: dir, env });
+    return await validateConfig(name, { cwd: dir, env });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 describe('the permission docs', () => {
-  it("the README's guarded.yaml validates", () => {
+  it("the README's guarded.yaml validates", async () => {
     const yaml = /```yaml\n(# guarded\.yaml[\s\S]*?)```/.exec(readme)?.[1];
     expect(yaml, 'README has the guarded.yaml example').toBeDefined();
-    const report = validates(yaml as string, 'guarded.yaml');
+    const report = await validates(yaml as string, 'guarded.yaml');
     expect(report.errors).toEqual([]);
     expect(report.warnings).toEqual([]);
   });
 
-  it('the configs of docs/permissions.md validate', () => {
+  it('the configs of docs/permissions.md validate', async () => {
     const blocks = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
     const full = blocks.filter((b) => /^agents:/m.test(b));
     expect(full.length).toBeGreaterThanOrEqual(2);
-    for (const yaml of full) expect(validates(yaml, 'team.yaml').errors).toEqual([]);
+    for (const yaml of full) expect((await validates(yaml, 'team.yaml')).errors).toEqual([]);
   });
 
   it('shows a ledger line with the fields the ledger writes', () => {

@@ -33,13 +33,13 @@ describe('README', () => {
     }
   });
 
-  it('the first config validates', () => {
+  it('the first config validates', async () => {
     const yaml = /```yaml\n(# team\.yaml[\s\S]*?)```/.exec(readme)?.[1];
     expect(yaml, 'README has the team.yaml example').toBeDefined();
     const dir = mkdtempSync(path.join(tmpdir(), 'massgen-readme-'));
     try {
       writeFileSync(path.join(dir, 'team.yaml'), yaml as string);
-      const report = validateConfig('team.yaml', {
+      const report = await validateConfig('team.yaml', {
         cwd: dir,
         env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', GROQ_API_KEY: 'k' },
       });
@@ -51,14 +51,14 @@ describe('README', () => {
     }
   });
 
-  it('the tools config validates next to the example tool module', () => {
+  it('the tools config validates next to the example tool module', async () => {
     const yaml = /```yaml\n(# tools\.yaml[\s\S]*?)```/.exec(readme)?.[1];
     expect(yaml, 'README has the tools.yaml example').toBeDefined();
     const dir = mkdtempSync(path.join(tmpdir(), 'massgen-readme-'));
     try {
       writeFileSync(path.join(dir, 'tools.yaml'), yaml as string);
       copyFileSync(path.join(root, 'examples', 'tools', 'text_tools.ts'), path.join(dir, 'text_tools.ts'));
-      const report = validateConfig('tools.yaml', {
+      const report = await validateConfig('tools.yaml', {
         cwd: dir,
         env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', PATH: process.env.PATH },
       });

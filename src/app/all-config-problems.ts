@@ -14,7 +14,7 @@ export async function withAllConfigProblems(
 ): Promise<unknown> {
   if (!(error instanceof ConfigValidationError)) return error;
   const { validateConfig } = await import('./validate.js');
-  const report = validateConfig(file, options);
+  const report = await validateConfig(file, options);
   if (report.errors.length <= error.diagnostics.length) return error;
   return new ConfigValidationError(report.errors, { source: error.source, cause: error });
 }

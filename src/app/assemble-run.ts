@@ -12,6 +12,7 @@ import type { Env } from '../types/env.js';
 import type { RunWarning } from '../types/events.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
 import { findAtPaths, type ContextPathInfo, type Reviewer, type RunWorkspaces } from '../workspace/index.js';
+import { loadConfigBackends } from '../backends/registry.js';
 import { buildAgentSpecs, prepareBackends, withCapabilityPrompts } from './build-agents.js';
 import { agentCustomTools, loadAgentCustomTools } from './build-tools.js';
 import { checkWorkspaceConfig } from './build-workspaces.js';
@@ -102,6 +103,7 @@ export async function assembleRun(
   run: { attached: LoadedAttachments; reviewer: Reviewer; scrubber: SecretScrubber },
 ): Promise<AssembledRun> {
   const { config, env, cwd, baseDir, notes } = base;
+  await loadConfigBackends(config);
   const capabilities = [...builtInCapabilities, ...(options.capabilities ?? [])].filter((c) =>
     c.uses(config, options),
   );
@@ -182,7 +184,7 @@ export async function assembleRun(
         ...backendNotices(config),
         ...setupWarnings,
         ...said(undefined),
-        ...harnessWarnings(config, env),
+        ...(await harnessWarnings(config, env)),
         ...mediaWarnings(run.attached.media, agents, { config, env }),
       ];
     }

@@ -1,4 +1,6 @@
-import { backendFactories, backendTypes, findBackendFactory, findBuiltInPrice } from '../backends/index.js';
+import { backendTypes, defaultModelOf, keyEnvsOf } from '../backends/backend-table.js';
+import { findBuiltInPrice } from '../backends/pricing.js';
+import { findBackendFactory, loadConfigBackends } from '../backends/registry.js';
 import { localModelEnv, type AgentConfig, type BackendConfig, type MassGenConfig } from '../config/index.js';
 import type {
   BackendCapabilities,
@@ -43,13 +45,6 @@ function featuresOf(backend: BackendConfig): BackendFeatures {
   return features;
 }
 
-function supporters(capability: keyof BackendCapabilities): string {
-  return backendFactories
-    .filter((f) => f.capabilities[capability])
-    .map((f) => f.type)
-    .join(', ');
-}
-
 /** Config errors naming the backend, one for each thing the config asks of it that it cannot do. */
 function capabilityProblems(
   where: string,
@@ -75,7 +70,8 @@ function capabilityProblems(
       problems.push(
         new ConfigError(`${where}: the ${factory.type} backend does not support ${key}`, {
           path: `${at}.${key}`,
-          hint: `backends that support it: ${supporters(capability)}`,
+          // Only this run's backends are loaded: the full list is one command away.
+          hint: 'massgen --list-backends shows which backends support it',
         }),
       );
     }
@@ -279,7 +275,7 @@ export function modelLabel(
   backend: Pick<BackendConfig, 'type' | 'model' | 'export' | 'framework' | 'agent_config' | 'group_config'>,
 ): string {
   if (backend.model !== undefined) return backend.model;
-  const fallback = findBackendFactory(backend.type)?.defaultModel;
+  const fallback = defaultModelOf(backend.type);
   if (fallback !== undefined) return fallback;
   if (backend.type === 'ag2') {
     const name = backend.agent_config?.name;
@@ -318,6 +314,7 @@ export async function prepareBackends(
   env: Env,
   context: PrepareContext,
 ): Promise<void> {
+  await loadConfigBackends(config);
   const seen = new Set<string>();
   for (const [index, agent] of config.agents.entries()) {
     const { settings, factory } = resolveAgentSettings(agent, index, env);
@@ -344,14 +341,14 @@ export function priceFor(config: MassGenConfig, settings: BackendSettings): Mode
   return findBuiltInPrice(settings.model);
 }
 
-/** The API keys in use, so they can be scrubbed from anything written to disk. */
+/**
+ * The API keys in use, so they can be scrubbed from anything written to disk: each agent's `api_key`
+ * and every variable its backend type may read a key from. Read from the backend table, never from a
+ * factory, so no key is missed because its backend's module has not loaded (or failed to).
+ */
 export function secretValues(config: MassGenConfig, env: Env): string[] {
-  return config.agents.flatMap((agent, index) => {
-    try {
-      const key = resolveAgentSettings(agent, index, env).settings.apiKey;
-      return key ? [key] : [];
-    } catch {
-      return [];
-    }
+  return config.agents.flatMap(({ backend }) => {
+    const fromEnv = keyEnvsOf(backend.type).flatMap((name) => env[name] || []);
+    return backend.api_key ? [backend.api_key, ...fromEnv] : fromEnv;
   });
 }

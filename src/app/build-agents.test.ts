@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/index.js';
 import { buildAgentSpecs, priceFor, resolveBackendSettings } from './build-agents.js';
+import { loadAllBackendFactories } from '../backends/registry.js';
+
+// buildAgentSpecs reads the factories the run loaded first (prepareRun loads the config's backends).
+await loadAllBackendFactories();
 
 const config = (backend: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   parseConfig({ agent: { id: 'a', backend }, ...extra }, { env: {} });
@@ -67,7 +71,7 @@ describe('resolveBackendSettings', () => {
         resolveBackendSettings(config({ type: 'chatcompletion', model: 'm', enable_web_search: true }), {}),
       ),
     ).toMatch(
-      /the chatcompletion backend does not support enable_web_search \| backends that support it: openai, claude, gemini/,
+      /the chatcompletion backend does not support enable_web_search \| massgen --list-backends shows which backends support it/,
     );
     expect(
       errorOf(() =>

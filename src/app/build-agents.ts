@@ -1,4 +1,5 @@
-import { knownContextWindow, rateLimited } from '../backends/index.js';
+import { knownContextWindow } from '../backends/context-windows.js';
+import { rateLimited } from '../backends/rate-limited-backend.js';
 import type { CapabilityParts } from '../capability/index.js';
 import type { BackendConfig, MassGenConfig } from '../config/index.js';
 import type { AgentSpec } from '../coordination/index.js';

@@ -5,6 +5,7 @@ import { hubUrl, parseModelRef } from '../backends/local/model-ref.js';
 import { localModelPath } from '../backends/local/index.js';
 import { KNOWN_MODEL_BYTES } from '../backends/local/default-model.js';
 import { ConfigError } from '../types/errors.js';
+import { loadConfigBackends } from '../backends/registry.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
 
 export { probeServer } from '../backends/local-servers/index.js';
@@ -54,7 +55,8 @@ const SERVER_HINTS: Record<string, (model: string) => string> = {
  * caller). Agents sharing a model file or a server are listed together. Agents whose settings do not
  * resolve are left out (their problems are the config's, reported elsewhere).
  */
-export function configPrerequisites(config: MassGenConfig, env: Env): Prerequisite[] {
+export async function configPrerequisites(config: MassGenConfig, env: Env): Promise<Prerequisite[]> {
+  await loadConfigBackends(config);
   const out: Prerequisite[] = [];
   config.agents.forEach((agent, index) => {
     let settings;

@@ -12,7 +12,8 @@ export { coordinationSettings } from './coordination-settings.js';
 export { massgenVersion, runtimeVersions } from './versions.js';
 // `validateConfig` itself: from './validate.js' (it loads the skills modules, which a run may not need).
 export type { ValidationReport } from './validate.js';
-export { backendTypes, inferBackend, disposeLocalModels } from '../backends/index.js';
+export { backendTypes } from '../backends/backend-table.js';
+export { inferBackend } from '../backends/model-inference.js';
 export { listBackends, anyApiKeySet, knownKeyEnvs, type BackendListing } from './list-backends.js';
 export { describeSandbox } from './sandboxes.js';
 export {

@@ -1,4 +1,5 @@
-import { backendFactories } from '../backends/index.js';
+import { BACKEND_TABLE } from '../backends/backend-table.js';
+import { loadAllBackendFactories } from '../backends/registry.js';
 import type { BackendCapabilities } from '../types/backend.js';
 import type { Env } from './build-agents.js';
 
@@ -17,8 +18,8 @@ export interface BackendListing {
 const isSet = (env: Env, name: string | null) => name !== null && (env[name] ?? '') !== '';
 
 /** What `massgen --list-backends` shows: every backend type, its key variable and whether it is set. */
-export function listBackends(env: Env): BackendListing[] {
-  return backendFactories.map((factory) => {
+export async function listBackends(env: Env): Promise<BackendListing[]> {
+  return (await loadAllBackendFactories()).map((factory) => {
     const keyEnvs = factory.apiKeyEnvs({});
     return {
       type: factory.type,
@@ -37,14 +38,9 @@ export function listBackends(env: Env): BackendListing[] {
   });
 }
 
-/** Every environment variable any backend or preset reads its key from. */
+/** Every environment variable any backend or preset reads its key from (without loading any backend). */
 export function knownKeyEnvs(): string[] {
-  const names = new Set<string>();
-  for (const factory of backendFactories) {
-    for (const name of factory.apiKeyEnvs({})) names.add(name);
-    for (const preset of factory.presets ?? []) if (preset.apiKeyEnv) names.add(preset.apiKeyEnv);
-  }
-  return [...names];
+  return [...new Set(Object.values(BACKEND_TABLE).flatMap((entry) => entry.keyEnvs))];
 }
 
 /** True when any provider key is set (so the zero-key local default does not apply). */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findBackendFactory } from '../backends/index.js';
+import { backendFacts } from '../backends/backend-table.js';
 import { formatPath, type PathSegment } from '../config/config-path.js';
 import { interpolateString } from '../config/interpolate-env.js';
 import { parseYamlSource } from '../config/yaml-source.js';
@@ -109,19 +109,20 @@ export function summarizeConfigFile(file: string, projectDir: string): ConfigSum
       summary.starts.push(
         `${at([...where, 'execution_mode'])}: local — commands run on this machine, unsandboxed`,
       );
-    const factory = typeof node.type === 'string' ? findBackendFactory(node.type) : undefined;
+    const url = stringOr(node.base_url) ?? stringOr(node.url);
+    const provider = stringOr(node.provider);
+    // From the backend table: the summary is read before (and without) loading any backend.
+    const factory =
+      typeof node.type === 'string' ? backendFacts(node.type, { baseUrl: url, provider }) : undefined;
     if (factory?.harness)
       summary.starts.push(`${at(where)}: the ${factory.type} coding agent (a program of its own)`);
     if (factory && typeof node.module === 'string') load([...where, 'module'], node.module);
-    const url = stringOr(node.base_url) ?? stringOr(node.url);
     if (url !== undefined || factory) {
       const vars = ownVariables(node);
-      const provider = stringOr(node.provider);
       // A backend without api_key sends the key of its own variable, wherever base_url points.
-      if (factory && node.api_key === undefined)
-        for (const name of factory.apiKeyEnvs({ baseUrl: url, provider })) vars.add(name);
+      if (factory && node.api_key === undefined) for (const name of factory.keyEnvs) vars.add(name);
       const key = node.base_url === undefined && node.url !== undefined ? 'url' : 'base_url';
-      const endpoint = url ?? factory?.defaultBaseUrl({ provider });
+      const endpoint = url ?? factory?.defaultBaseUrl;
       if (url !== undefined || vars.size > 0)
         summary.sends.push(
           `${at(url === undefined ? where : [...where, key])}: ${endpoint === undefined ? `${factory?.type} (its own endpoint)` : shownValue(endpoint)}${vars.size > 0 ? ` ← ${names(vars)}` : ''}`,

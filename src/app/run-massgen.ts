@@ -5,6 +5,7 @@ import { createRunLogWriter, type RunLogWriter } from '../logging/index.js';
 import type { CapabilityParts } from '../capability/index.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
+import { loadConfigBackends } from '../backends/registry.js';
 import { assembleRun, runBase, type AssembledRun, type RunBase } from './assemble-run.js';
 import { coordinationSettings } from './coordination-settings.js';
 import type { MassGenOptions, PreparedRun } from './massgen-options.js';
@@ -37,6 +38,8 @@ export async function prepareRun(options: MassGenOptions): Promise<PreparedRun> 
       : error;
   }
   const { config, env, cwd } = base;
+  // Only the backends this config's agents use are imported (everything after reads their factories).
+  await loadConfigBackends(config);
   // Attachments are read (and downloaded) before any model is: a bad file fails the run at once.
   const attached = await loadRunAttachments(config, options.attachments ?? [], {
     question: options.question,

@@ -87,14 +87,14 @@ describe('where execute_command runs', () => {
     expect(none.sandboxes.get('coder')?.commands).toBeNull();
   });
 
-  it('--validate reports the missing sandbox as a warning of this machine, not an error of the file', () => {
+  it('--validate reports the missing sandbox as a warning of this machine, not an error of the file', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'massgen-sandboxes-'));
     const file = path.join(dir, 'team.yaml');
     writeFileSync(
       file,
       'agents:\n  - id: coder\n    backend: { type: chatcompletion, model: m, api_key: k, cwd: ws, enable_code_execution: true, execution_mode: sandbox }\n',
     );
-    const report = validateConfig(file, { cwd: dir, env: NO_BWRAP });
+    const report = await validateConfig(file, { cwd: dir, env: NO_BWRAP });
     expect(report.valid).toBe(true);
     expect(report.warnings.map((w) => w.path)).toEqual(['agents[0].backend.execution_mode']);
     expect(report.sandbox).toMatch(/^✖ none: bubblewrap \(bwrap\) is not installed/);

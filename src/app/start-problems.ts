@@ -1,5 +1,6 @@
 import { ConfigValidationError, type ConfigDiagnostic, type MassGenConfig } from '../config/index.js';
 import { ConfigError, describeError } from '../types/errors.js';
+import { loadConfigBackends } from '../backends/registry.js';
 import { resolveAgentSettings, type Env } from './build-agents.js';
 import { parseConfigText, unsetConfigVariables } from './config-text.js';
 
@@ -67,7 +68,8 @@ export function problemsOfError(error: unknown, agentIds: readonly string[] = []
 }
 
 /** Every problem of every agent's backend settings in `env` (missing keys first found, none skipped). */
-export function startProblems(config: MassGenConfig, env: Env): StartProblem[] {
+export async function startProblems(config: MassGenConfig, env: Env): Promise<StartProblem[]> {
+  await loadConfigBackends(config);
   return config.agents.flatMap((agent, index) => {
     const problems: ConfigError[] = [];
     try {
@@ -99,10 +101,10 @@ export interface ConfigReadiness {
 }
 
 /** {@link ConfigReadiness} of a config's text (parsed in memory: the caller reads the file). */
-export function configReadiness(
+export async function configReadiness(
   text: string,
   options: { source: string; env: Env; cwd: string },
-): ConfigReadiness {
+): Promise<ConfigReadiness> {
   const unset = unsetConfigVariables(text, options.env);
   const env = { ...options.env, ...Object.fromEntries(unset.map((name) => [name, `<unset ${name}>`])) };
   let config: MassGenConfig;
@@ -113,7 +115,7 @@ export function configReadiness(
     return { runnable: false, missing: unset, error: first ?? describeError(error) };
   }
   // A placeholder is not a key: checked with the real environment.
-  const problems = startProblems(config, {
+  const problems = await startProblems(config, {
     ...options.env,
     ...Object.fromEntries(unset.map((n) => [n, undefined])),
   });

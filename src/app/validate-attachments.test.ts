@@ -9,7 +9,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'massgen-validate-attach-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('--validate and attachments', () => {
-  it('a missing attachment file is a warning naming it; present files and URLs pass', () => {
+  it('a missing attachment file is a warning naming it; present files and URLs pass', async () => {
     writeFileSync(path.join(dir, 'here.png'), 'x');
     writeFileSync(
       path.join(dir, 'team.yaml'),
@@ -21,7 +21,7 @@ describe('--validate and attachments', () => {
         },
       }),
     );
-    const report = validateConfig(path.join(dir, 'team.yaml'), { cwd: dir, env: {} });
+    const report = await validateConfig(path.join(dir, 'team.yaml'), { cwd: dir, env: {} });
     expect(report.valid).toBe(true);
     expect(report.warnings.filter((w) => w.path.startsWith('attachments'))).toEqual([
       {

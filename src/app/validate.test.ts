@@ -19,7 +19,7 @@ function write(text: string): string {
 }
 
 describe('validateConfig', () => {
-  it('reports an unset ${VAR} as a warning and still checks the rest of the file', () => {
+  it('reports an unset ${VAR} as a warning and still checks the rest of the file', async () => {
     const file = write(`agents:
   - id: a
     backend:
@@ -29,7 +29,7 @@ describe('validateConfig', () => {
   - id: b
     backend: { type: chatcompletion, model: m, temperature: hot }
 `);
-    const report = validateConfig(file, { cwd: dir, env: { OPENAI_API_KEY: 'sk-x' } });
+    const report = await validateConfig(file, { cwd: dir, env: { OPENAI_API_KEY: 'sk-x' } });
     expect(report.warnings.map((w) => w.message)).toEqual([
       'agents[0].backend.api_key: environment variable GROQ_API_KEY is not set',
     ]);
@@ -39,11 +39,11 @@ describe('validateConfig', () => {
     expect(report.valid).toBe(false);
   });
 
-  it('a file whose only problem is an unset variable is valid, with the warning', () => {
+  it('a file whose only problem is an unset variable is valid, with the warning', async () => {
     const file = write(
       'agent:\n  backend:\n    type: chatcompletion\n    model: m\n    api_key: ${GROQ_API_KEY}\n',
     );
-    const report = validateConfig(file, { cwd: dir, env: {} });
+    const report = await validateConfig(file, { cwd: dir, env: {} });
     expect(report).toMatchObject({
       valid: true,
       errors: [],
@@ -52,11 +52,11 @@ describe('validateConfig', () => {
     expect(report.warnings).toHaveLength(1);
   });
 
-  it('an unknown backend type is an error with a suggestion; a missing key a warning', () => {
+  it('an unknown backend type is an error with a suggestion; a missing key a warning', async () => {
     const file = write(
       'agents:\n  - backend: { type: chatcompletio, model: m }\n  - backend: { type: chatcompletion, model: m }\n',
     );
-    const report = validateConfig(file, { cwd: dir, env: {} });
+    const report = await validateConfig(file, { cwd: dir, env: {} });
     expect(report.valid).toBe(false);
     expect(report.errors[0]?.message).toBe(
       'agents[0] (agent_1): unknown backend type "chatcompletio" — did you mean "chatcompletion"?',
@@ -65,7 +65,7 @@ describe('validateConfig', () => {
     expect(report.warnings[0]?.path).toBe('agents[1].backend.api_key');
   });
 
-  it('reports a missing custom tool module as an error and an MCP command not on PATH as a warning', () => {
+  it('reports a missing custom tool module as an error and an MCP command not on PATH as a warning', async () => {
     const file = write(`agents:
   - id: a
     backend:
@@ -78,7 +78,7 @@ describe('validateConfig', () => {
         ghost: { command: massgen-no-such-server }
         here: { command: node }
 `);
-    const report = validateConfig(file, { cwd: dir, env: { PATH: path.dirname(process.execPath) } });
+    const report = await validateConfig(file, { cwd: dir, env: { PATH: path.dirname(process.execPath) } });
     expect(report.errors.map((e) => e.message)).toEqual([
       `agents[0].backend.custom_tools[0].path: custom tool module not found: ${path.join(dir, 'tools', 'missing.ts')}`,
     ]);
@@ -87,14 +87,14 @@ describe('validateConfig', () => {
     ]);
     expect(report.valid).toBe(false);
   });
-  it('Python agents: a dotted module is not a missing file; an unknown framework is an error; no python3 a warning', () => {
+  it('Python agents: a dotted module is not a missing file; an unknown framework is an error; no python3 a warning', async () => {
     const file = write(`agents:
   - id: a
     backend: { type: external, framework: python, module: my_pkg.agent }
   - id: b
     backend: { type: external, framework: smolagent, module: x.y }
 `);
-    const report = validateConfig(file, { cwd: dir, env: { PATH: dir } });
+    const report = await validateConfig(file, { cwd: dir, env: { PATH: dir } });
     expect(report.errors.map((e) => e.message)).toEqual([
       'agents[1].backend.framework: unknown framework "smolagent" — did you mean "smolagents"?',
     ]);
@@ -103,7 +103,7 @@ describe('validateConfig', () => {
     ]);
   });
 
-  it('every problem at once: a schema error does not hide the capability errors, nor one capability error the next', () => {
+  it('every problem at once: a schema error does not hide the capability errors, nor one capability error the next', async () => {
     const file = write(`agents:
   - id: a
     backend:
@@ -120,7 +120,7 @@ describe('validateConfig', () => {
       base_url: http://127.0.0.1:1/v1
       enable_code_interpreter: true
 `);
-    const report = validateConfig(file, { cwd: dir, env: {} });
+    const report = await validateConfig(file, { cwd: dir, env: {} });
     expect(report.valid).toBe(false);
     expect(report.errors.map((e) => [e.path, e.line, e.column])).toEqual([
       ['agents[0].backend.temperature', 7, 20],
@@ -136,16 +136,16 @@ describe('validateConfig', () => {
     );
   });
 
-  it('a misspelt key is one problem, not also the key it was meant to be', () => {
+  it('a misspelt key is one problem, not also the key it was meant to be', async () => {
     const file = write(
       'agents:\n  - id: a\n    backend:\n      type: chatcompletion\n      modle: m\n      base_url: http://127.0.0.1:1/v1\n',
     );
-    const report = validateConfig(file, { cwd: dir, env: {} });
+    const report = await validateConfig(file, { cwd: dir, env: {} });
     expect(report.errors.map((e) => e.message)).toEqual(['unknown key "modle" at agents[0].backend']);
     expect(report.errors[0]?.hint).toBe('did you mean "model"?');
   });
 
-  it('problems only the app finds carry the line and column of their key, in a one-agent file too', () => {
+  it('problems only the app finds carry the line and column of their key, in a one-agent file too', async () => {
     const file = write(`agent:
   id: solo
   backend:
@@ -154,7 +154,7 @@ describe('validateConfig', () => {
     thinking: { budget_tokens: 100 }
     api_key: k
 `);
-    const report = validateConfig(file, { cwd: dir, env: {} });
+    const report = await validateConfig(file, { cwd: dir, env: {} });
     expect(report.errors).toEqual([
       {
         path: 'agents[0].backend.thinking.budget_tokens',
@@ -168,14 +168,14 @@ describe('validateConfig', () => {
 
   it.skipIf(!hasPython)(
     `an AG2 agent whose Python package is missing: a warning naming the package and the pip command${hasPython ? '' : ' (skipped: python3 is not on PATH)'}`,
-    () => {
+    async () => {
       const file = write(`agents:
   - id: coder
     backend:
       type: ag2
       agent_config: { type: assistant, name: coder, llm_config: { api_type: openai, model: m } }
 `);
-      const missing = validateConfig(file, { cwd: dir, env: { PATH: process.env.PATH } });
+      const missing = await validateConfig(file, { cwd: dir, env: { PATH: process.env.PATH } });
       expect(missing.errors).toEqual([]);
       expect(missing.warnings).toEqual([
         {
@@ -188,7 +188,7 @@ describe('validateConfig', () => {
         },
       ]);
       // With AG2 importable (the test double on PYTHONPATH) there is nothing to say.
-      const installed = validateConfig(file, {
+      const installed = await validateConfig(file, {
         cwd: dir,
         env: { PATH: process.env.PATH, PYTHONPATH: AG2_DOUBLE },
       });

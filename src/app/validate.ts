@@ -13,6 +13,7 @@ import { parseYamlSource, type ParsedSource } from '../config/yaml-source.js';
 import { ConfigError } from '../types/errors.js';
 import { isRecord } from '../util/guards.js';
 import { commandExists } from '../util/find-executable.js';
+import { loadConfigBackends } from '../backends/registry.js';
 import { modelLabel, resolveAgentSettings, type Env } from './backend-settings.js';
 import { resolveContextPaths, workspaceProblems } from './build-workspaces.js';
 import { capabilityProblems } from './capability-checks.js';
@@ -36,7 +37,10 @@ export interface ValidationReport {
  * checks also run past schema problems (on the file with the offending keys taken out), and each carries
  * the line and column of the key it is about.
  */
-export function validateConfig(file: string, options: { cwd?: string; env?: Env } = {}): ValidationReport {
+export async function validateConfig(
+  file: string,
+  options: { cwd?: string; env?: Env } = {},
+): Promise<ValidationReport> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? loadDotEnv(cwd);
   // An unset ${VAR} is a problem of this environment, not of the file: report it as a warning and
@@ -64,6 +68,7 @@ export function validateConfig(file: string, options: { cwd?: string; env?: Env 
     : source && checkPastSchemaProblems(source, result.diagnostics, { env: checkEnv, cwd });
   const config: MassGenConfig | undefined = result.config ?? past?.config;
   if (!config) return report;
+  await loadConfigBackends(config);
   if (result.config) {
     report.agents = config.agents.map((a) => ({
       id: a.id,

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderCapabilityTable } from './capability-table.js';
-import { backendFactories } from './registry.js';
+import { loadAllBackendFactories } from './registry.js';
+
+const backendFactories = await loadAllBackendFactories();
 
 describe('capability table', () => {
   it('docs/backends.md shows exactly the capabilities the code declares', () => {

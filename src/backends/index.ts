@@ -1,4 +1,12 @@
-export { backendFactories, backendTypes, findBackendFactory } from './registry.js';
+export {
+  backendFactoryFor,
+  backendTypes,
+  findBackendFactory,
+  loadAllBackendFactories,
+  loadBackendFactories,
+  loadConfigBackends,
+} from './registry.js';
+export { backendFacts, keyEnvsOf } from './backend-table.js';
 export { chatCompletionBackend } from './chatcompletion/index.js';
 export {
   createLanguageModelBackend,

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sampleMedia, mediaPartOf, tinyPng } from '../testing/media-fixtures.js';
 import { MEDIA_KINDS } from '../types/media.js';
 import { ANTHROPIC_FORMATS, mediaGate, XAI_FORMATS } from './media-input.js';
-import { backendFactories } from './registry.js';
+import { loadAllBackendFactories } from './registry.js';
+
+const backendFactories = await loadAllBackendFactories();
 
 describe('every backend says what media its model takes', () => {
   it('declares mediaIn, in config order, consistent with its imagesIn capability', () => {

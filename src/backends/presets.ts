@@ -1,4 +1,5 @@
-import type { BackendPreset } from '../types/backend.js';
+import type { BackendPreset, BackendSettings } from '../types/backend.js';
+import { isLoopbackUrl } from './is-loopback-url.js';
 
 /** A hosted OpenAI-compatible provider: where it lives, which variable holds its key, and its other names. */
 export interface OpenAICompatiblePreset extends BackendPreset {
@@ -169,4 +170,25 @@ export function presetListWithAliases(): readonly BackendPreset[] {
     })),
   );
   return [...OPENAI_COMPATIBLE_PRESETS, ...aliasRows];
+}
+
+/**
+ * `provider:` when it names a preset, else the `base_url` host's preset, else OpenAI. An unknown
+ * `provider:` is the config layer's error to report; here it falls through so `create()` never throws.
+ */
+export function selectPreset(
+  settings: Pick<BackendSettings, 'baseUrl' | 'provider'>,
+): OpenAICompatiblePreset {
+  return findPreset(settings.provider) ?? presetForBaseUrl(settings.baseUrl) ?? DEFAULT_PRESET;
+}
+
+/**
+ * The variable `chatcompletion` reads its key from: the named preset's; none for a loopback server
+ * without `provider:` (a local server should not receive a cloud key by accident); else the preset's.
+ */
+export function chatCompletionKeyEnvs(settings: Pick<BackendSettings, 'baseUrl' | 'provider'>): string[] {
+  const named = findPreset(settings.provider);
+  if (named !== undefined) return [named.apiKeyEnv];
+  if (isLoopbackUrl(settings.baseUrl)) return [];
+  return [selectPreset(settings).apiKeyEnv];
 }

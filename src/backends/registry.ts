@@ -1,58 +1,60 @@
 import type { BackendFactory } from '../types/backend.js';
-import { azureOpenAIBackend } from './azure-openai/index.js';
-import { chatCompletionBackend } from './chatcompletion/index.js';
-import { claudeBackend } from './claude/index.js';
-import { geminiBackend } from './gemini/index.js';
-import { grokBackend } from './grok/index.js';
-import {
-  inferenceBackend,
-  lmstudioBackend,
-  ollamaBackend,
-  sglangBackend,
-  vllmBackend,
-} from './local-servers/index.js';
-import { localBackend } from './local/index.js';
-import { demoBackend } from './demo/index.js';
-import { openAIBackend } from './openai/index.js';
-import { aiSdkAgentBackend } from './external/ai-sdk-agent.js';
-import { openAIAgentsBackend } from './external/openai-agents.js';
-import { langGraphBackend } from './external/langgraph.js';
-import { ag2Backend, externalBackend } from './external/adapter-backend.js';
-import { claudeCodeBackend } from './harness/claude-code.js';
-import { codexBackend } from './harness/codex.js';
-import { geminiCliBackend } from './harness/gemini-cli.js';
+import { BACKEND_TABLE, backendTypes, registryTypeOf } from './backend-table.js';
 
-/** Every backend massgen knows. Adding a provider is one folder plus one line here. */
-export const backendFactories: readonly BackendFactory[] = [
-  openAIBackend,
-  claudeBackend,
-  geminiBackend,
-  grokBackend,
-  azureOpenAIBackend,
-  chatCompletionBackend,
-  vllmBackend,
-  sglangBackend,
-  inferenceBackend,
-  lmstudioBackend,
-  ollamaBackend,
-  localBackend,
-  aiSdkAgentBackend,
-  openAIAgentsBackend,
-  langGraphBackend,
-  ag2Backend,
-  externalBackend,
-  claudeCodeBackend,
-  codexBackend,
-  geminiCliBackend,
-  demoBackend,
-];
+export { backendTypes } from './backend-table.js';
 
-/** The factory for a config `type`, or undefined when no backend has that type. */
-export function findBackendFactory(type: string): BackendFactory | undefined {
-  return backendFactories.find((factory) => factory.type === type);
+/** The factories loaded in this process, by registry type. */
+const loaded = new Map<string, BackendFactory>();
+
+/**
+ * Loads the factories of these config `type`s (preset names load `chatcompletion`; unknown types are
+ * skipped: resolving the agent reports them with a suggestion). Awaited before a config's agents are
+ * resolved, so a run imports only the backends its agents use.
+ */
+export async function loadBackendFactories(types: Iterable<string>): Promise<void> {
+  const wanted = new Set<string>();
+  for (const type of types) {
+    const registryType = registryTypeOf(type);
+    if (registryType !== undefined && !loaded.has(registryType)) wanted.add(registryType);
+  }
+  await Promise.all(
+    [...wanted].map(async (type) => {
+      loaded.set(type, await BACKEND_TABLE[type]!.load());
+    }),
+  );
 }
 
-/** All known config `type`s, in registry order (for help texts and "did you mean" suggestions). */
-export function backendTypes(): string[] {
-  return backendFactories.map((factory) => factory.type);
+/** Loads the factories of every agent's backend in `config`. */
+export function loadConfigBackends(config: {
+  agents: readonly { backend: { type: string } }[];
+}): Promise<void> {
+  return loadBackendFactories(config.agents.map((agent) => agent.backend.type));
+}
+
+/** Every factory, in registry order (help listings, docs tables): loads every backend. */
+export async function loadAllBackendFactories(): Promise<readonly BackendFactory[]> {
+  await loadBackendFactories(backendTypes());
+  return backendTypes().map((type) => loaded.get(type)!);
+}
+
+/** The factory for a config `type`, loading it if needed; undefined when no backend has that type. */
+export async function backendFactoryFor(type: string): Promise<BackendFactory | undefined> {
+  await loadBackendFactories([type]);
+  return loaded.get(type);
+}
+
+/**
+ * The factory for a config `type`, undefined when no backend has that type. Throws when the type is
+ * known but its module was not loaded first ({@link loadBackendFactories}): a missed load is a bug that
+ * must fail loudly, never read as "no such backend".
+ */
+export function findBackendFactory(type: string): BackendFactory | undefined {
+  const factory = loaded.get(type);
+  if (factory !== undefined || !Object.hasOwn(BACKEND_TABLE, type)) return factory;
+  throw new Error(`the ${type} backend was used before it was loaded (await loadBackendFactories first)`);
+}
+
+/** The registry types whose modules this process has loaded (tests check what a run did not load). */
+export function loadedBackendTypes(): string[] {
+  return [...loaded.keys()];
 }

@@ -32,8 +32,13 @@ export function sharedLimiters(): CallLimiterFactory {
 }
 
 /** The first problem of a config that keeps it from running here, or null. */
-export function configProblem(file: string, cwd: string, env: Env, needKeys: boolean): ConfigError | null {
-  const report = validateConfig(file, { cwd, env });
+export async function configProblem(
+  file: string,
+  cwd: string,
+  env: Env,
+  needKeys: boolean,
+): Promise<ConfigError | null> {
+  const report = await validateConfig(file, { cwd, env });
   // Missing keys and unset variables are warnings of `--validate` (facts of this machine): fatal
   // where the runs happen here; the other warnings never are.
   const keyProblems = report.warnings.filter(
@@ -53,7 +58,7 @@ export function inProcessExecutor(options: InProcessExecutorOptions): BatchExecu
     async prepare(configs) {
       for (const file of configs) {
         // In this process the keys must be here too: a missing one would fail every run.
-        const problem = configProblem(file, options.cwd, options.env, true);
+        const problem = await configProblem(file, options.cwd, options.env, true);
         if (problem) throw problem;
       }
     },

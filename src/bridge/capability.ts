@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findBackendFactory } from '../backends/index.js';
+import { findBackendFactory } from '../backends/registry.js';
 import type { Capability } from '../capability/index.js';
 import type { MassGenConfig } from '../config/index.js';
 

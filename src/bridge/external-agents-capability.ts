@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { findBackendFactory } from '../backends/index.js';
+import { findBackendFactory } from '../backends/registry.js';
 import type { CapabilityParts, CapabilityProblems, ConfigPlace, RunContext } from '../capability/index.js';
 import type { ConfigDiagnostic, MassGenConfig } from '../config/index.js';
 import { resolveConfigPath } from '../config/config-relative.js';

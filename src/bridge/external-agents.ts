@@ -1,5 +1,5 @@
 import type { MassGenConfig } from '../config/index.js';
-import { findBackendFactory } from '../backends/index.js';
+import { findBackendFactory } from '../backends/registry.js';
 import { isAgentAdapter, PYTHON_FRAMEWORKS, TS_FRAMEWORKS } from '../backends/external/adapter-backend.js';
 import { importToolModule } from '../tools/custom/index.js';
 import type { AgentAdapter } from '../types/backend.js';

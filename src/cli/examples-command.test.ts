@@ -48,7 +48,7 @@ describe('printExample', () => {
     expect(capture((write) => printExample(write, '@examples/basic/three_agents.yaml'))).toBe(expected);
   });
 
-  it('every example copied with --example validates in the folder it is written to', () => {
+  it('every example copied with --example validates in the folder it is written to', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'massgen-example-copy-'));
     try {
       const failures: string[] = [];
@@ -58,7 +58,7 @@ describe('printExample', () => {
           file,
           capture((write) => printExample(write, example.name)),
         );
-        const report = validateConfig(file, { cwd: dir, env: {} });
+        const report = await validateConfig(file, { cwd: dir, env: {} });
         if (!report.valid)
           failures.push(`${example.name}: ${report.errors.map((e) => e.message).join('; ')}`);
       }

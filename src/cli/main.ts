@@ -126,7 +126,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   if (options.listBackends) {
-    printBackendList(io.stdout, listBackends(userEnv()), options.json, describeSandbox(userEnv()));
+    printBackendList(io.stdout, await listBackends(userEnv()), options.json, describeSandbox(userEnv()));
     return ExitCode.success;
   }
 
@@ -138,7 +138,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (!named) throw new UsageError('--validate needs a config file: massgen --validate team.yaml');
       const file = isExampleRef(named) ? resolveExampleRef(named) : named;
       const { validateConfig } = await import('../app/validate.js');
-      const report = validateConfig(file, { cwd: io.cwd, env: userEnv() });
+      const report = await validateConfig(file, { cwd: io.cwd, env: userEnv() });
       printValidationReport(io.stdout, report, options.json, { cwd: io.cwd });
       return report.valid ? ExitCode.success : ExitCode.config;
     } catch (error) {

@@ -243,7 +243,10 @@ export function registerMassGenTools(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(async (args) => {
-      const report = validateConfig(runs.resolveConfig(args.config), { cwd: options.cwd, env: options.env });
+      const report = await validateConfig(runs.resolveConfig(args.config), {
+        cwd: options.cwd,
+        env: options.env,
+      });
       const line = (d: (typeof report.errors)[number]) => ({
         message: d.message,
         ...(d.path ? { path: d.path } : {}),

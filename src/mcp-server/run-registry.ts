@@ -125,7 +125,7 @@ export class RunRegistry {
   async start(request: RunRequest): Promise<TrackedRun> {
     if (this.slots.full) throw new ServerBusyError(this.slots.retryAfterSeconds);
     const configFile = this.resolveConfig(request.config);
-    const problem = configProblem(configFile, this.options.cwd, this.options.env, !this.options.launch);
+    const problem = await configProblem(configFile, this.options.cwd, this.options.env, !this.options.launch);
     if (problem) throw problem;
     const attachments = await readAttachments(
       (request.attachments ?? []).map((file) => this.folders.resolve(file, 'attachment')),

@@ -22,14 +22,14 @@ export interface ConfigPayload {
  *
  * @throws {ConfigError} naming the file.
  */
-export function readConfigPayload(file: string, env: Env, cwd: string): ConfigPayload {
+export async function readConfigPayload(file: string, env: Env, cwd: string): Promise<ConfigPayload> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new ConfigError(`cannot read config file ${file}: ${errorCode(error) ?? String(error)}`);
   }
-  const problem = configProblem(file, cwd, env, false);
+  const problem = await configProblem(file, cwd, env, false);
   if (problem) throw problem;
   const placeholders = Object.fromEntries(unsetConfigVariables(text, env).map((n) => [n, `<unset ${n}>`]));
   const config = parseConfigText(text, {

@@ -47,7 +47,7 @@ export function queueExecutor(options: QueueExecutorOptions): BatchExecutor {
     // Jobs on the queue at once: enough to keep many workers busy, bounded for very large batches.
     defaultConcurrency: 1000,
     async prepare(configs) {
-      for (const file of configs) payloads.set(file, readConfigPayload(file, options.env, options.cwd));
+      for (const file of configs) payloads.set(file, await readConfigPayload(file, options.env, options.cwd));
     },
     async run(job, signal): Promise<JobEnd> {
       if (stopping || signal.aborted) return { kind: 'stopped' };

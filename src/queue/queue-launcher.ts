@@ -37,7 +37,7 @@ export function queueLauncher(options: QueueLauncherOptions): RunLauncher {
     if (typeof run.config !== 'string')
       throw new ConfigError('a run on the queue needs its config as a file: workers receive the file’s text');
     const cwd = path.resolve(run.cwd ?? process.cwd());
-    const payload = readConfigPayload(path.resolve(cwd, run.config), options.env, cwd);
+    const payload = await readConfigPayload(path.resolve(cwd, run.config), options.env, cwd);
     const data: RunJobData = {
       v: 1,
       question: run.question,

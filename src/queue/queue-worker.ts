@@ -154,7 +154,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   // The runs never see the queue secret (a config's ${VAR} or a command's environment).
   const env = Object.fromEntries(Object.entries(options.env).filter(([key]) => key !== QUEUE_SECRET_VAR));
   if (options.config) {
-    const problem = configProblem(options.config, cwd, env, true);
+    const problem = await configProblem(options.config, cwd, env, true);
     if (problem) throw problem;
   }
   (await connectRedis(location)).disconnect();

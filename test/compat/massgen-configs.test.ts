@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { runMassGen } from '../../src/app/run-massgen.js';
 import { convergingTeam, startFakeServer, type FakeRequestView } from '../../src/testing/index.js';
@@ -105,19 +105,21 @@ for (const name of [
 
 describe.skipIf(!present)(`MassGen's example configs${absent}`, () => {
   const reports: { file: string; text: string; report: ValidationReport }[] = [];
-  if (present) {
-    cpSync(corpus, checkout, { recursive: true });
-    const files = configFiles(path.join(checkout, 'massgen', 'configs')).filter(
-      (f) => !f.includes(`${path.sep}rate_limits${path.sep}`),
-    );
-    for (const file of files) standIns(parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
-    for (const file of files)
-      reports.push({
-        file: path.relative(checkout, file),
-        text: readFileSync(file, 'utf8'),
-        report: validateConfig(file, { cwd: checkout, env }),
-      });
-  }
+  beforeAll(async () => {
+    if (present) {
+      cpSync(corpus, checkout, { recursive: true });
+      const files = configFiles(path.join(checkout, 'massgen', 'configs')).filter(
+        (f) => !f.includes(`${path.sep}rate_limits${path.sep}`),
+      );
+      for (const file of files) standIns(parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
+      for (const file of files)
+        reports.push({
+          file: path.relative(checkout, file),
+          text: readFileSync(file, 'utf8'),
+          report: await validateConfig(file, { cwd: checkout, env }),
+        });
+    }
+  });
 
   it('every agent config validates', () => {
     expect(reports).toHaveLength(214);

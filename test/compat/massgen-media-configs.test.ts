@@ -91,7 +91,7 @@ describe.skipIf(!present)(`MassGen's multimodal configs${absent}`, () => {
 
   it.each(expected)('%s validates with no media warnings and builds %j', async (relative, tools) => {
     const file = path.join(configs, relative);
-    const report = validateConfig(file, { cwd: corpus, env });
+    const report = await validateConfig(file, { cwd: corpus, env });
     expect(report.errors).toEqual([]);
     const media = report.warnings.filter((w) =>
       /enable_(image|audio|video)_generation|_multimodal_tools|generation is not supported/.test(w.message),
@@ -126,8 +126,8 @@ describe.skipIf(!present)(`MassGen's multimodal configs${absent}`, () => {
     }
   });
 
-  it('names the multimodal tools it has no counterpart for', () => {
-    const report = validateConfig(
+  it('names the multimodal tools it has no counterpart for', async () => {
+    const report = await validateConfig(
       path.join(configs, 'tools/custom_tools/multimodal_tools/text_to_file_generation_single.yaml'),
       { cwd: corpus, env },
     );

@@ -183,6 +183,27 @@ describe('what start-up imports', () => {
     expect(loaded).toEqual([]);
   });
 
+  it('a plain three-agent chatcompletion run loads no other backend’s modules', () => {
+    const cwd = threeAgentWorkdir();
+    const own = modulesImported(['--config', 'team.yaml', 'question'], cwd).filter((url) =>
+      url.includes('/dist/'),
+    );
+    expect(own.some((url) => url.endsWith('/dist/backends/chatcompletion/chat-stream.js'))).toBe(true);
+    // src/backends/backend-table.ts loads a backend's folder only when a config uses its type. The
+    // local model's default name and its `hf:` reference parser are not the backend: the CLI reads
+    // them to pick the zero-key default before any config exists.
+    const lightFacts = new Set(['backends/local/default-model.js', 'backends/local/model-ref.js']);
+    const others = own
+      .map((url) => url.replace(/.*\/dist\//, ''))
+      .filter((file) => !lightFacts.has(file))
+      .filter((file) =>
+        /^backends\/(openai|claude|gemini|grok|azure-openai|local-servers|local|demo|external|harness)\//.test(
+          file,
+        ),
+      );
+    expect(others).toEqual([]);
+  });
+
   it('a batch without --queue loads neither bullmq nor ioredis nor the queue modules', () => {
     const cwd = oneAgentWorkdir();
     writeFileSync(path.join(cwd, 'q.jsonl'), '{"id": "q1", "question": "question"}\n');

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { findBackendFactory } from '../../backends/index.js';
+import { backendFacts } from '../../backends/backend-table.js';
 import { DEFAULT_LOCAL_MODEL } from '../../backends/local/default-model.js';
 import { listExamples, readExample } from '../../config/examples.js';
 import { ConfigError } from '../../types/errors.js';
@@ -78,9 +78,9 @@ const PROVIDERS: readonly Omit<ProviderChoice, 'keyEnvs'>[] = [
 /** The providers the wizard offers, with their key variables taken from the backend registry. */
 export function providerChoices(): ProviderChoice[] {
   return PROVIDERS.map((choice) => {
-    const factory = findBackendFactory(choice.type);
-    if (!factory) throw new Error(`setup wizard: backend type "${choice.type}" is not registered`);
-    return { ...choice, keyEnvs: factory.apiKeyEnvs(choice.provider ? { provider: choice.provider } : {}) };
+    const facts = backendFacts(choice.type, { provider: choice.provider });
+    if (!facts) throw new Error(`setup wizard: backend type "${choice.type}" is not registered`);
+    return { ...choice, keyEnvs: facts.keyEnvs };
   });
 }
 

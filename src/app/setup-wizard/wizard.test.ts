@@ -95,8 +95,8 @@ function readConfig(): {
   return parse(readFileSync(configFile(), 'utf8')) as never;
 }
 
-function validate(env: Record<string, string>) {
-  return validateConfig(configFile(), { cwd: configDir(), env });
+async function validate(env: Record<string, string>) {
+  return await validateConfig(configFile(), { cwd: configDir(), env });
 }
 
 describe('runSetupWizard', () => {
@@ -114,7 +114,7 @@ describe('runSetupWizard', () => {
     // The config validates with the saved keys and uses the chosen providers and the preset's models.
     const saved = parseEnv(readFileSync(envFile(), 'utf8'));
     expect(saved).toEqual({ OPENAI_API_KEY: OPENAI_KEY, ANTHROPIC_API_KEY: CLAUDE_KEY });
-    const report = validate(saved as Record<string, string>);
+    const report = await validate(saved as Record<string, string>);
     expect(report.errors).toEqual([]);
     expect(report.warnings).toEqual([]);
     expect(report.agents).toEqual([
@@ -150,7 +150,7 @@ describe('runSetupWizard', () => {
       `OPENAI_API_KEY=${OPENAI_KEY}\nANTHROPIC_API_KEY=${CLAUDE_KEY}\n# mine\nOTHER=1\nGOOGLE_API_KEY=${GEMINI_KEY}\n`,
     );
     expect(statSync(envFile()).mode & 0o777).toBe(0o600);
-    expect(validate(parseEnv(text) as Record<string, string>).agents.map((a) => a.model)).toEqual([
+    expect((await validate(parseEnv(text) as Record<string, string>)).agents.map((a) => a.model)).toEqual([
       'gpt-5-mini',
       'claude-haiku-4-5',
       'gemini-2.5-flash',
@@ -168,7 +168,7 @@ describe('runSetupWizard', () => {
     expect(result.envPath).toBeNull();
     expect(existsSync(envFile())).toBe(false);
     // One provider: one agent per role of the preset, all on it.
-    const report = validate(env);
+    const report = await validate(env);
     expect(report.valid).toBe(true);
     expect(report.agents.map((a) => a.id)).toEqual(['openai_engineer', 'openai_reviewer', 'openai_tester']);
     expect(new Set(report.agents.map((a) => a.model))).toEqual(new Set(['gpt-5']));
@@ -207,7 +207,7 @@ describe('runSetupWizard', () => {
       { type: 'openai', model: 'gpt-5' },
       { type: 'openai', model: 'gpt-5' },
     ]);
-    expect(validate({ OPENAI_API_KEY: OPENAI_KEY }).valid).toBe(true);
+    expect((await validate({ OPENAI_API_KEY: OPENAI_KEY })).valid).toBe(true);
   });
 
   it('Ctrl-D (end of input) aborts without writing anything', async () => {
@@ -237,7 +237,7 @@ describe('runSetupWizard', () => {
     expect(stdout).toContain('Team [local-only]: ');
     expect(stderr).toContain('give an absolute path');
     expect(result.envPath).toBeNull();
-    const report = validate({});
+    const report = await validate({});
     expect(report.errors).toEqual([]);
     expect(report.agents).toEqual([
       { id: 'local_a', backend: 'local', model: path.join(home, 'models', 'mine.gguf') },
@@ -249,7 +249,7 @@ describe('runSetupWizard', () => {
 
   it('mixes a cloud provider and the local model, with an hf: reference by default', async () => {
     await finish(['gemini,local', GEMINI_KEY, 'qa', '', '']);
-    const report = validate({ GOOGLE_API_KEY: GEMINI_KEY });
+    const report = await validate({ GOOGLE_API_KEY: GEMINI_KEY });
     expect(report.valid).toBe(true);
     expect(report.agents).toEqual([
       { id: 'gemini_answerer', backend: 'gemini', model: 'gemini-2.5-flash' },
@@ -314,8 +314,8 @@ describe('runSetupWizard', () => {
 });
 
 describe('providers and presets', () => {
-  it("offers the registry's key variables", () => {
-    const listing = listBackends({});
+  it("offers the registry's key variables", async () => {
+    const listing = await listBackends({});
     for (const choice of providerChoices()) {
       const backend = listing.find((b) => b.type === choice.type);
       expect(backend, choice.id).toBeDefined();

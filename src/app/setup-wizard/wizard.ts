@@ -296,7 +296,7 @@ async function wizard(
   const text = configText(preset, config);
   const staged = stageFile(configPath, text);
   try {
-    const report = validateConfig(staged.tmpPath, {
+    const report = await validateConfig(staged.tmpPath, {
       cwd: path.dirname(configPath),
       env: { ...env, ...newKeys },
     });

@@ -1,11 +1,12 @@
-import type { BackendFactory, BackendSettings } from '../../types/backend.js';
+import type { BackendFactory } from '../../types/backend.js';
 import { isLoopbackUrl } from '../is-loopback-url.js';
 import {
+  chatCompletionKeyEnvs,
   DEFAULT_PRESET,
   findPreset,
   presetForBaseUrl,
   presetListWithAliases,
-  type OpenAICompatiblePreset,
+  selectPreset,
 } from '../presets.js';
 import { createOpenAICompatibleBackend } from './openai-compatible-backend.js';
 import {
@@ -16,8 +17,6 @@ import {
 } from '../media-input.js';
 
 const TYPE = 'chatcompletion';
-
-type PresetSelection = Pick<BackendSettings, 'baseUrl' | 'provider'>;
 
 /**
  * Any OpenAI Chat Completions compatible server: OpenAI itself, the hosted providers in
@@ -42,12 +41,7 @@ export const chatCompletionBackend: BackendFactory = {
     imagesIn: true,
   },
   presets: presetListWithAliases(),
-  apiKeyEnvs(settings) {
-    const named = findPreset(settings.provider);
-    if (named !== undefined) return [named.apiKeyEnv];
-    if (isLoopbackUrl(settings.baseUrl)) return [];
-    return [selectPreset(settings).apiKeyEnv];
-  },
+  apiKeyEnvs: chatCompletionKeyEnvs,
   defaultBaseUrl: (settings) => selectPreset(settings).baseUrl,
   keyOptional: (settings) => isLoopbackUrl(settings.baseUrl),
   mediaIn: (settings) => openAICompatibleMediaIn(settings, servesOpenAI(settings)),
@@ -72,12 +66,4 @@ function servesOpenAI(settings: MediaInputSettings): boolean {
   if (settings.provider !== undefined) return findPreset(settings.provider) === DEFAULT_PRESET;
   if (settings.baseUrl === undefined) return true;
   return presetForBaseUrl(settings.baseUrl) === DEFAULT_PRESET;
-}
-
-/**
- * `provider:` when it names a preset, else the `base_url` host's preset, else OpenAI. An unknown
- * `provider:` is the config layer's error to report; here it falls through so `create()` never throws.
- */
-function selectPreset(settings: PresetSelection): OpenAICompatiblePreset {
-  return findPreset(settings.provider) ?? presetForBaseUrl(settings.baseUrl) ?? DEFAULT_PRESET;
 }

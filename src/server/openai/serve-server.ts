@@ -93,7 +93,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   delete appOptions.apiKey;
   if (apiKey) appOptions.apiKey = apiKey;
   const served = createOpenAIApp(appOptions, { hosts });
-  const report = validateConfig(served.mainConfigFile, { cwd: options.cwd, env: options.env });
+  const report = await validateConfig(served.mainConfigFile, { cwd: options.cwd, env: options.env });
   if (!report.valid) {
     const [first, ...rest] = report.errors;
     const more = rest.length > 0 ? ` (and ${rest.length} more: massgen --validate ${report.file})` : '';

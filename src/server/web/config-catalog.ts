@@ -125,7 +125,7 @@ export class ConfigCatalog {
     const listing = await Promise.all(
       choices.map(async ({ file: _file, example: _example, ...choice }, index): Promise<ConfigListing> => {
         const { readiness, config } = known[index]!;
-        const needs = config ? await configNeeds(configPrerequisites(config, env), this.probes) : [];
+        const needs = config ? await configNeeds(await configPrerequisites(config, env), this.probes) : [];
         return {
           ...choice,
           ...readiness,
@@ -177,7 +177,7 @@ export class ConfigCatalog {
     try {
       const text = await readFile(file, 'utf8');
       const options = { source: file, env: this.options.env, cwd: this.options.cwd };
-      readiness = configReadiness(text, options);
+      readiness = await configReadiness(text, options);
       if (!readiness.error && unsetConfigVariables(text, this.options.env).length === 0)
         config = parseConfigText(text, options);
     } catch (error) {

@@ -124,7 +124,7 @@ export class RunHub {
       this.sessions.set(sessionKey, runner);
     }
     // Every problem at once, before anything starts (each agent's missing key, not only the first).
-    const problems = startProblems(runner.config, this.options.env);
+    const problems = await startProblems(runner.config, this.options.env);
     if (problems.length > 0) {
       if (newRunner) this.sessions.delete(sessionKey);
       throw new RunStartError(problems);

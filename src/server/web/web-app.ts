@@ -179,7 +179,7 @@ export function createWebApp(options: WebAppOptions) {
     const { config } = parsed.value;
     const file = allowed(config);
     if (!file) return c.json({ error: `unknown config "${config}"` }, 404);
-    return c.json(withText(validateConfig(file, { cwd, env })) satisfies WebValidationReport);
+    return c.json(withText(await validateConfig(file, { cwd, env })) satisfies WebValidationReport);
   });
 
   app.get('/api/runs', async (c) =>
@@ -221,7 +221,7 @@ export function createWebApp(options: WebAppOptions) {
           400,
         );
       if (!file) return c.json({ error: `unknown config "${ref}"` }, 404);
-      const report = validateConfig(file, { cwd, env });
+      const report = await validateConfig(file, { cwd, env });
       // Everything that stops the run, at once: the file's errors and every agent's missing key.
       const blocking = [...report.errors, ...report.warnings.filter(blocksRun)];
       if (blocking.length > 0) {
