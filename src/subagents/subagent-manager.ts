@@ -334,6 +334,11 @@ export class SubagentManager {
     if (entry.checkpoint.state !== 'running' || !entry.handle) {
       throw new SubagentRefusal(`subagent ${id} is ${entry.checkpoint.state}: it takes no more messages`);
     }
+    if (!entry.handle.steer) {
+      throw new SubagentRefusal(
+        `send_message_to_subagent is not available for queued subagents: ${id} runs as a queue job on a worker; wait for its result or cancel it`,
+      );
+    }
     return entry.handle.steer(text);
   }
 
