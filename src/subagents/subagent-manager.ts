@@ -259,6 +259,10 @@ export class SubagentManager {
           }
         },
       });
+      if (entry.handle.jobId) {
+        checkpoint.jobId = entry.handle.jobId;
+        await this.save(checkpoint);
+      }
       void entry.handle.done.then(finish, (error: unknown) => finish(failed(error)));
     } catch (error) {
       await finish(failed(error));

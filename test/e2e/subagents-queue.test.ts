@@ -201,6 +201,13 @@ describe('subagents as queue jobs', () => {
       expect(finished.map((e) => [e.agentId, e.state, e.answer])).toEqual([
         ['alpha', 'completed', SUB_ANSWER],
       ]);
+      // Its checkpoint in the parent's log folder names the job that ran it.
+      const started = parentEvents!.find((e) => e.type === 'subagent.started');
+      const checkpoint = JSON.parse(readFileSync(path.join(started!.logDir!, 'subagent.json'), 'utf8')) as {
+        jobId: string | null;
+        state: string;
+      };
+      expect(checkpoint).toMatchObject({ jobId: job.id, state: 'completed' });
       // The subagent's own events came back through the job's stream, tagged with its id.
       const forwarded = parentEvents!.filter((e) => e.type === 'subagent.event');
       expect(forwarded.length).toBeGreaterThan(0);
