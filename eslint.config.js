@@ -164,7 +164,7 @@ export default tseslint.config(
   layer('subagents', ['app', 'capability', 'config', 'logging', 'tools', 'types', 'util']),
   // Batch runs are a view over the library API; the queue moves runs to workers and their events back.
   layer('batch', ['app', 'media', 'types', 'util']),
-  layer('queue', ['batch', 'app', 'types', 'util']),
+  layer('queue', ['batch', 'app', 'subagents', 'types', 'util']),
   // Evals read result lines and run logs; the judge is one model call through app's backends;
   // HumanEval's tests run in the command tool's OS sandbox.
   layer('eval', ['batch', 'app', 'config', 'tools', 'types', 'util']),

@@ -8,6 +8,7 @@ import type { ToolsByAgent } from '../tools/define-tool.js';
 import type { DownloadProgress } from '../types/backend.js';
 import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
+import type { ChildLauncher } from '../types/subagent-launch.js';
 import type { CommonRunOptions } from '../types/run-options.js';
 import type {
   AnswerNowResult,
@@ -83,6 +84,11 @@ export interface MassGenOptions extends CommonRunOptions {
    * kept by id and running ones re-started (docs/subagents.md).
    */
   previousLogDir?: string | null;
+  /**
+   * Starts each subagent instead of running it in this process (docs/subagents.md): a queue worker
+   * passes one, so a parent running as a queue job has its subagents run as queue jobs of their own.
+   */
+  subagentLauncher?: ChildLauncher;
   /** Extra tools for agents, by agent id (made with `defineTool` from `massgen/tools`). */
   tools?: ToolsByAgent;
   /**

@@ -7,6 +7,7 @@ import type { Backend, BackendSettings } from '../types/backend.js';
 import type { Env } from '../types/env.js';
 import type { RunEvent, RunEventOf, RunWarning } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
+import type { ChildLauncher } from '../types/subagent-launch.js';
 import type { StopHook } from '../types/stop-hook.js';
 import type { ToolHooks } from '../types/tool.js';
 import type { SecretScrubber } from '../util/secret-scrubber.js';
@@ -97,6 +98,8 @@ export interface CapabilityOptions {
   cwd?: string | undefined;
   /** The previous turn's log folder in a session (what its subagents left carries over). */
   previousLogDir?: string | null | undefined;
+  /** Starts subagents elsewhere (a queue worker's jobs) instead of in this process. */
+  subagentLauncher?: ChildLauncher | undefined;
 }
 
 /** What {@link CapabilityModule.prepare} is given: the run as the app has assembled it so far. */

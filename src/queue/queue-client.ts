@@ -13,6 +13,7 @@ import {
   type RunJobResult,
 } from './job-data.js';
 import type { JobSigner } from './job-signature.js';
+import type { SUBAGENT_JOB, SubagentJobData } from './subagent-job.js';
 import { connectRedis, durableOptions, type QueueLocation } from './redis-connection.js';
 import { watchRedis, type RedisWatch } from './redis-watch.js';
 
@@ -128,10 +129,15 @@ export class QueueClient {
   }
 
   /**
-   * Adds a run job under `jobId`, signed when this client has a signer. A job with that id already
+   * Adds a run job (or a subagent job, `name`) under `jobId`, signed when this client has a signer. A job with that id already
    * there is left as it is (see `finished`).
    */
-  async add(jobId: string, data: RunJobData, options: AddOptions = {}): Promise<void> {
+  async add(
+    jobId: string,
+    data: RunJobData | SubagentJobData,
+    options: AddOptions = {},
+    name: typeof RUN_JOB | typeof SUBAGENT_JOB = RUN_JOB,
+  ): Promise<void> {
     const jobOptions: JobsOptions = {
       jobId,
       attempts: options.attempts ?? 3,
@@ -145,7 +151,7 @@ export class QueueClient {
     const signed = signer ? signer.sign(this.location.name, jobId, data) : data;
     this.lostIds.delete(jobId);
     this.added.add(jobId);
-    await this.queue.add(RUN_JOB, signed, jobOptions);
+    await this.queue.add(name, signed, jobOptions);
   }
 
   /**

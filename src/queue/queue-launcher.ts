@@ -51,17 +51,24 @@ export function queueLauncher(options: QueueLauncherOptions): RunLauncher {
     const jobId = `s-${randomUUID()}`;
     const add = (id: string) => client.add(id, data, options);
     await add(jobId);
-    return follow(client, jobId, run, add, options.idleCheckMs ?? 5_000);
+    return followJob(client, jobId, run, add, options.idleCheckMs ?? 5_000);
   };
 }
 
 /** A run that Redis loses more often than this (restarts without persistence) fails. */
 const MAX_READDS = 3;
 
-async function* follow(
+/**
+ * A streamed job's events as they come (each also given to `run.onEvent`), then its result. A worker
+ * that died mid-run shows as a `run.warning` before the next attempt's events; a job Redis lost is added
+ * again with `add`. Aborting `run.signal`, or leaving early, cancels the job.
+ *
+ * @throws {MassGenError} `run_failed` when the job failed for good.
+ */
+export async function* followJob(
   client: QueueClient,
   firstJobId: string,
-  run: MassGenOptions,
+  run: Pick<MassGenOptions, 'question' | 'signal' | 'onEvent'>,
   add: (jobId: string) => Promise<void>,
   idleCheckMs: number,
 ): AsyncGenerator<RunEvent, RunResult, undefined> {

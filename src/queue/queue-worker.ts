@@ -1,22 +1,18 @@
 import os from 'node:os';
 import { MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { parseConfigText, runMassGen, type Env, type MassGenConfig } from '../app/essentials.js';
-import { configProblem, questionWithAttachments, trackOutcome } from '../batch/index.js';
+import { runMassGen, type Env } from '../app/essentials.js';
+import { configProblem, trackOutcome } from '../batch/index.js';
 import { CancelledError, ConfigError, TimeoutError, describeError } from '../types/errors.js';
 import type { RunResult } from '../types/run-result.js';
 import type { CommonRunOptions } from '../types/run-options.js';
 import { SHUTDOWN_WAIT_MS, within } from './bounded-wait.js';
 import { JobEventPublisher, type StreamField } from './event-stream.js';
-import {
-  BULL_PREFIX,
-  cancelChannel,
-  cancelledKey,
-  eventsKey,
-  RunJobDataSchema,
-  type RunJobResult,
-} from './job-data.js';
+import { BULL_PREFIX, cancelChannel, cancelledKey, eventsKey, type RunJobResult } from './job-data.js';
+import { readJob } from './job-runs.js';
 import type { JobSigner } from './job-signature.js';
+import { QueueClient } from './queue-client.js';
+import { subagentQueueName } from './subagent-job.js';
 import { notRunResult } from './not-run-result.js';
 import { QUEUE_SECRET_VAR } from './queue-secret.js';
 import { connectRedis, durableOptions, isConnectionError, type QueueLocation } from './redis-connection.js';
@@ -34,6 +30,11 @@ export interface QueueWorkerOptions extends Omit<CommonRunOptions, 'signal'> {
   env: Env;
   /** Runs at once (default 4). */
   concurrency?: number;
+  /**
+   * Subagent jobs at once (default: `concurrency`): slots of their own, on the subagent queue, so
+   * parents holding every run slot never keep their subagents from starting.
+   */
+  subagentConcurrency?: number;
   /**
    * Run every job with this config file; the config text a job carries is never read. Without it, a
    * job's own config runs only when the job is signed with `signer`'s secret.
@@ -101,9 +102,9 @@ class RunWorker extends Worker {
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Why a job is refused before anything of it is read, or null when this worker may run it. */
-function refusal(job: Job, location: QueueLocation, signer: JobSigner | null | undefined): string | null {
+function refusal(job: Job, queue: string, signer: JobSigner | null | undefined): string | null {
   if (!signer) return null;
-  const problem = signer.verify(location.name, String(job.id), job.data);
+  const problem = signer.verify(queue, String(job.id), job.data);
   if (problem === 'unsigned')
     return `refused: the job is not signed — this worker runs only jobs signed with its queue secret (${QUEUE_SECRET_VAR} or --queue-secret-file on the batch or server that adds them)`;
   if (problem === 'mismatch')
@@ -169,133 +170,154 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     if (watch.downSince === null && !isConnectionError(error)) onError(error);
   };
   const limiters = redisLimiters({ redis, subscriber });
+  // Runs in progress on either queue, by `<queue>/<job id>`.
   const active = new Map<string, ActiveRun>();
   let idle: (() => void) | null = null;
+  const subagentQueue = subagentQueueName(location.name);
+  // A run's subagents become jobs of the subagent queue, signed with the same secret.
+  const subagents = await QueueClient.connect(
+    { ...location, name: subagentQueue },
+    { signer: options.signer ?? null, ...(options.onNotice ? { onNotice: options.onNotice } : {}) },
+  );
 
-  await subscriber.subscribe(cancelChannel(location.name));
+  await subscriber.subscribe(cancelChannel(location.name), cancelChannel(subagentQueue));
   subscriber.on('message', (channel: string, jobId: string) => {
-    if (channel === cancelChannel(location.name))
-      active.get(jobId)?.controller.abort(new CancelledError('cancelled by the caller'));
+    for (const queue of [location.name, subagentQueue])
+      if (channel === cancelChannel(queue))
+        active.get(`${queue}/${jobId}`)?.controller.abort(new CancelledError('cancelled by the caller'));
   });
 
   /** One entry on a job's event stream, written now (for the end and failure markers). */
-  const mark = async (jobId: string, field: StreamField, value: unknown) => {
-    const publisher = new JobEventPublisher(redis, eventsKey(location.name, jobId), reportError);
+  const mark = async (queue: string, jobId: string, field: StreamField, value: unknown) => {
+    const publisher = new JobEventPublisher(redis, eventsKey(queue, jobId), reportError);
     publisher.push(field, value);
     await publisher.flush();
   };
 
-  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<RunJobResult> => {
-    const started = performance.now();
-    const jobId = job.id as string;
-    const refused = refusal(job, location, options.signer);
-    if (refused) throw new UnrecoverableError(refused);
-    if (job.attemptsMade >= maxAttempts)
-      throw new UnrecoverableError(`out of attempts: this worker allows ${maxAttempts}`);
-    const parsed = RunJobDataSchema.safeParse(job.data);
-    if (!parsed.success)
-      throw new UnrecoverableError(`not a massgen run job: ${describeError(parsed.error)}`);
-    const data = parsed.data;
-    if ((await redis.exists(cancelledKey(location.name, jobId))) === 1)
-      return {
-        result: notRunResult(data.question, '', 'cancelled before it started'),
-        votes: {},
-        costUsd: 0,
-        worker: name,
-        workMs: 0,
-      };
-    const run: ActiveRun = { controller: new AbortController(), returning: false, timedOut: false };
-    active.set(jobId, run);
-    const onAbort = () => run.controller.abort(new CancelledError('the job was cancelled'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timeoutMs = data.timeoutMs ?? options.timeoutMs;
-    const timer =
-      timeoutMs === undefined
-        ? null
-        : setTimeout(() => {
-            run.timedOut = true;
-            run.controller.abort(new TimeoutError(`the job timed out after ${timeoutMs / 1000} s`));
-          }, timeoutMs);
-    const publisher = data.stream
-      ? new JobEventPublisher(redis, eventsKey(location.name, jobId), reportError)
-      : null;
-    publisher?.push('a', { attempt: job.attemptsStarted, worker: name });
-    options.onJob?.({ jobId, what: 'started', attempt: job.attemptsStarted });
-    const tracker = trackOutcome(name);
-    try {
-      const config: MassGenConfig | string =
-        options.config ?? parseConfigText(data.config.text, { source: data.config.name, env, cwd });
-      const logging = options.logging ?? data.logging;
-      const result = await runMassGen({
-        question: questionWithAttachments(data.question, data.attachments),
-        history: data.history,
-        config,
+  const processorOf =
+    (queue: string) =>
+    async (job: Job, token?: string, signal?: AbortSignal): Promise<RunJobResult> => {
+      const started = performance.now();
+      const jobId = job.id as string;
+      const refused = refusal(job, queue, options.signer);
+      if (refused) throw new UnrecoverableError(refused);
+      if (job.attemptsMade >= maxAttempts)
+        throw new UnrecoverableError(`out of attempts: this worker allows ${maxAttempts}`);
+      const data = readJob(job, queue === location.name ? 'run' : 'subagent', {
         cwd,
         env,
-        signal: run.controller.signal,
-        limiters,
-        onEvent: (event) => {
-          tracker.onEvent(event);
-          publisher?.push('e', event);
-        },
-        ...(logging === undefined ? {} : { logging }),
+        config: options.config,
+        subagents,
       });
-      // Writes wait for an unreachable Redis a bounded time (ioredis sends them, in order, if it returns).
-      const flushed = () => within(publisher?.flush() ?? Promise.resolve(), SHUTDOWN_WAIT_MS, undefined);
-      if (run.returning) {
-        const message = `worker ${name} stopped: the run goes back to the queue`;
-        publisher?.push('r', { message });
+      if ((await redis.exists(cancelledKey(queue, jobId))) === 1)
+        return {
+          result: notRunResult(data.question, '', 'cancelled before it started'),
+          votes: {},
+          costUsd: 0,
+          worker: name,
+          workMs: 0,
+        };
+      const run: ActiveRun = { controller: new AbortController(), returning: false, timedOut: false };
+      const key = `${queue}/${jobId}`;
+      active.set(key, run);
+      const onAbort = () => run.controller.abort(new CancelledError('the job was cancelled'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const timeoutMs = data.timeoutMs ?? options.timeoutMs;
+      const timer =
+        timeoutMs === undefined
+          ? null
+          : setTimeout(() => {
+              run.timedOut = true;
+              run.controller.abort(new TimeoutError(`the job timed out after ${timeoutMs / 1000} s`));
+            }, timeoutMs);
+      const publisher = data.stream
+        ? new JobEventPublisher(redis, eventsKey(queue, jobId), reportError)
+        : null;
+      publisher?.push('a', { attempt: job.attemptsStarted, worker: name });
+      options.onJob?.({ jobId, what: 'started', attempt: job.attemptsStarted });
+      const tracker = trackOutcome(name);
+      try {
+        let runId: string | null = null;
+        const own = await data.options(() => runId);
+        const logging = options.logging ?? data.logging;
+        const result = await runMassGen({
+          ...own,
+          env,
+          signal: run.controller.signal,
+          limiters,
+          onEvent: (event) => {
+            runId ??= event.runId;
+            tracker.onEvent(event);
+            publisher?.push('e', event);
+          },
+          ...(logging === undefined ? {} : { logging }),
+        });
+        // Writes wait for an unreachable Redis a bounded time (ioredis sends them, in order, if it returns).
+        const flushed = () => within(publisher?.flush() ?? Promise.resolve(), SHUTDOWN_WAIT_MS, undefined);
+        if (run.returning) {
+          const message = `worker ${name} stopped: the run goes back to the queue`;
+          publisher?.push('r', { message });
+          await flushed();
+          await within(job.moveToWait(token), SHUTDOWN_WAIT_MS, undefined);
+          options.onJob?.({ jobId, what: 'returned', message });
+          throw new WaitingError();
+        }
+        if (run.timedOut)
+          throw new Error(`the run took longer than the job's timeout (${(timeoutMs ?? 0) / 1000} s)`);
         await flushed();
-        await within(job.moveToWait(token), SHUTDOWN_WAIT_MS, undefined);
-        options.onJob?.({ jobId, what: 'returned', message });
-        throw new WaitingError();
+        return { result, ...tracker.facts(), worker: name, workMs: performance.now() - started };
+      } catch (error) {
+        throw attemptError(error, job, maxAttempts);
+      } finally {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        active.delete(key);
+        if (active.size === 0) idle?.();
       }
-      if (run.timedOut)
-        throw new Error(`the run took longer than the job's timeout (${(timeoutMs ?? 0) / 1000} s)`);
-      await flushed();
-      return { result, ...tracker.facts(), worker: name, workMs: performance.now() - started };
-    } catch (error) {
-      throw attemptError(error, job, maxAttempts);
-    } finally {
-      if (timer) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      active.delete(jobId);
-      if (active.size === 0) idle?.();
-    }
-  };
+    };
 
-  const worker = new RunWorker(location.name, processor, {
-    connection,
-    prefix: BULL_PREFIX,
-    name,
-    concurrency: options.concurrency ?? 4,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: options.stalledIntervalMs ?? 30_000,
-    maxStalledCount: 1,
-    // Counts every completed job, for `massgen queue status` (a batch removes each once it has its line).
-    metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
-  });
-  worker.on('error', reportError);
-  worker.on('completed', (job: Job, value: RunJobResult) => {
-    options.onJob?.({ jobId: job.id as string, what: 'completed', result: value.result });
-    if (job.data?.stream === true) void mark(job.id as string, 'end', value);
-  });
-  worker.on('failed', (job: Job | undefined, error: Error) => {
-    if (!job) return;
-    const refused = error.message.startsWith('refused: ');
-    options.onJob?.({
-      jobId: job.id as string,
-      what: refused ? 'refused' : 'failed',
-      message: error.message,
+  const startWorker = async (queue: string, concurrency: number) => {
+    const worker = new RunWorker(queue, processorOf(queue), {
+      connection,
+      prefix: BULL_PREFIX,
+      name,
+      concurrency,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: 1,
+      // Counts every completed job, for `massgen queue status` (a batch removes each once it has its line).
+      metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
     });
-    if (job.data?.stream !== true) return;
-    // Final when no attempt is left; otherwise the job runs again after its backoff.
-    void job
-      .getState()
-      .then((state) => mark(job.id as string, state === 'failed' ? 'fail' : 'r', { message: error.message }))
-      .catch(reportError);
-  });
-  await worker.waitUntilReady();
+    worker.on('error', reportError);
+    worker.on('completed', (job: Job, value: RunJobResult) => {
+      options.onJob?.({ jobId: job.id as string, what: 'completed', result: value.result });
+      if (job.data?.stream === true) void mark(queue, job.id as string, 'end', value);
+    });
+    worker.on('failed', (job: Job | undefined, error: Error) => {
+      if (!job) return;
+      const refused = error.message.startsWith('refused: ');
+      options.onJob?.({
+        jobId: job.id as string,
+        what: refused ? 'refused' : 'failed',
+        message: error.message,
+      });
+      if (job.data?.stream !== true) return;
+      // Final when no attempt is left; otherwise the job runs again after its backoff.
+      void job
+        .getState()
+        .then((state) =>
+          mark(queue, job.id as string, state === 'failed' ? 'fail' : 'r', { message: error.message }),
+        )
+        .catch(reportError);
+    });
+    await worker.waitUntilReady();
+    return worker;
+  };
+  const concurrency = options.concurrency ?? 4;
+  const workers = [
+    await startWorker(location.name, concurrency),
+    await startWorker(subagentQueue, options.subagentConcurrency ?? concurrency),
+  ];
 
   const runsDone = () =>
     new Promise<void>((resolve) => {
@@ -305,7 +327,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      const closed = worker.close();
+      const closed = Promise.all(workers.map((worker) => worker.close()));
       // The runs in progress finish however long they take (a second stop cancels them)…
       await runsDone();
       // …then a connection that has lost Redis stops trying (its waiting commands fail), so BullMQ's
@@ -318,14 +340,15 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
           false,
         ))
       )
-        await worker.abandon();
+        await Promise.all(workers.map((worker) => worker.abandon()));
       watch.stop();
       await within(limiters.close(), SHUTDOWN_WAIT_MS, undefined);
+      await subagents.close();
       redis.disconnect();
       subscriber.disconnect();
       // Not awaited: with Redis gone it waits for an end that an ioredis client never announces
       // while it reconnects; dropping the socket is all that matters here.
-      void worker.disconnect().catch(() => {});
+      for (const worker of workers) void worker.disconnect().catch(() => {});
     })());
   return {
     name,

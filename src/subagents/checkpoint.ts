@@ -30,6 +30,8 @@ export const SubagentCheckpointSchema = z.object({
   /** The subagent's own log folder, when logging is on. */
   logDir: z.string().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The queue job running it, when its parent ran on a queue worker (docs/subagents.md). */
+  jobId: z.string().max(500).nullable().default(null),
 });
 export type SubagentCheckpoint = z.output<typeof SubagentCheckpointSchema>;
 

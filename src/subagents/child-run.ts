@@ -39,7 +39,10 @@ export function subagentTeam(
 }
 
 /** The child run's config: its team, the run's budget and the subagent keys one level down. */
-export function childConfig(parent: ParentRun, launch: ChildLaunch): Record<string, unknown> {
+export function childConfig(
+  parent: Pick<ParentRun, 'config' | 'baseDir'>,
+  launch: Pick<ChildLaunch, 'agentId' | 'type' | 'logRoot'>,
+): Record<string, unknown> {
   const { config } = parent;
   const coordination = config.orchestrator.coordination;
   const depth = coordination.max_subagent_depth - 1;

@@ -4,7 +4,7 @@ import type { Env } from '../types/env.js';
 import type { MassGenConfig } from '../config/index.js';
 import type { ToolProvider } from '../tools/tool-provider.js';
 import { inProcessLauncher } from './child-run.js';
-import { SubagentManager } from './subagent-manager.js';
+import { SubagentManager, type ChildLauncher } from './subagent-manager.js';
 import { subagentToolProvider } from './subagent-tools.js';
 import { loadSubagentTypes, type SubagentType } from './subagent-types.js';
 
@@ -38,6 +38,8 @@ export function prepareSubagents(
     projectDir: string;
     baseDir: string;
     workspaceOf(agentId: string): string | null;
+    /** Starts each subagent elsewhere (a queue worker's jobs); default: in this process. */
+    launcher?: ChildLauncher | undefined;
   },
 ): RunSubagents {
   const coordination = config.orchestrator.coordination;
@@ -54,16 +56,18 @@ export function prepareSubagents(
     types,
     logDir: () => logDir,
     workspaceOf: options.workspaceOf,
-    launch: inProcessLauncher({
-      config,
-      env: options.env,
-      baseDir: options.baseDir,
-      workspaceOf: options.workspaceOf,
-      fallbackWorkDir: (id) =>
-        logDir
-          ? path.join(logDir, 'subagents', id, 'work')
-          : path.join(os.tmpdir(), `massgen-subagent-${id}`),
-    }),
+    launch:
+      options.launcher ??
+      inProcessLauncher({
+        config,
+        env: options.env,
+        baseDir: options.baseDir,
+        workspaceOf: options.workspaceOf,
+        fallbackWorkDir: (id) =>
+          logDir
+            ? path.join(logDir, 'subagents', id, 'work')
+            : path.join(os.tmpdir(), `massgen-subagent-${id}`),
+      }),
   });
   return {
     manager,

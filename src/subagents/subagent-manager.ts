@@ -263,6 +263,10 @@ export class SubagentManager {
           }
         },
       });
+      if (entry.handle.jobId) {
+        checkpoint.jobId = entry.handle.jobId;
+        await this.save(checkpoint);
+      }
       void entry.handle.done.then(finish, (error: unknown) => finish(failed(error)));
     } catch (error) {
       await finish(failed(error));
@@ -337,6 +341,11 @@ export class SubagentManager {
     const entry = this.own(agentId, id);
     if (entry.checkpoint.state !== 'running' || !entry.handle) {
       throw new SubagentRefusal(`subagent ${id} is ${entry.checkpoint.state}: it takes no more messages`);
+    }
+    if (!entry.handle.steer) {
+      throw new SubagentRefusal(
+        `send_message_to_subagent is not available for queued subagents: ${id} runs as a queue job on a worker; wait for its result or cancel it`,
+      );
     }
     return entry.handle.steer(text);
   }

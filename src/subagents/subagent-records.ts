@@ -24,6 +24,7 @@ export function newCheckpoint(
     costUsd: 0,
     finishedAt: null,
     logDir: null,
+    jobId: null,
     error: null,
   };
 }

@@ -70,27 +70,21 @@ describe("a subagent's config", () => {
     },
     { env: {} },
   );
-  const launch = (agentId: string) => ({ agentId, type: null, logRoot: null }) as unknown as ChildLaunch;
+  const launch = (agentId: string): Pick<ChildLaunch, 'agentId' | 'type' | 'logRoot'> => ({
+    agentId,
+    type: null,
+    logRoot: null,
+  });
 
   it('runs with the agent itself, or its subagent_agents, one level of depth down, within the budget', () => {
     expect(subagentTeam(parent, launch('alpha')).map((a) => a.id)).toEqual(['alpha']);
     expect(subagentTeam(parent, launch('beta')).map((a) => a.id)).toEqual(['helper']);
-    const child = parseConfig(
-      childConfig(
-        { config: parent, env: {}, baseDir: '/cfg', workspaceOf: () => null, fallbackWorkDir: () => '/' },
-        launch('alpha'),
-      ),
-      { env: {} },
-    );
+    const child = parseConfig(childConfig({ config: parent, baseDir: '/cfg' }, launch('alpha')), { env: {} });
     expect(child.orchestrator.coordination).toMatchObject({ enable_subagents: true, max_subagent_depth: 1 });
     expect(child.orchestrator.max_cost_usd).toBe(1);
-    const grandchild = parseConfig(
-      childConfig(
-        { config: child, env: {}, baseDir: '/cfg', workspaceOf: () => null, fallbackWorkDir: () => '/' },
-        launch('alpha'),
-      ),
-      { env: {} },
-    );
+    const grandchild = parseConfig(childConfig({ config: child, baseDir: '/cfg' }, launch('alpha')), {
+      env: {},
+    });
     expect(grandchild.orchestrator.coordination).toMatchObject({
       enable_subagents: false,
       max_subagent_depth: 0,

@@ -5,18 +5,14 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { BaseAgentConfigSchema } from '../config/schema.js';
 import { describeError } from '../types/errors.js';
+import type { SubagentTypeInfo } from '../types/subagent-launch.js';
 
 /**
  * A typed subagent (`SUBAGENT.md`): YAML front matter with `name`, `description` and optionally a
  * `backend` (the team: one agent on that backend), then a body that becomes the subagent's system
  * message. The project's `.agent/subagent_types/<name>/SUBAGENT.md` win over the shipped defaults.
  */
-export interface SubagentType {
-  name: string;
-  description: string;
-  systemMessage: string;
-  /** A backend of its own (validated like an agent's), or null: the usual team. */
-  backend: Record<string, unknown> | null;
+export interface SubagentType extends SubagentTypeInfo {
   /** Where it was read from, for messages. */
   file: string;
 }

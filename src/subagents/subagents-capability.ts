@@ -14,6 +14,7 @@ export async function prepare(run: RunContext): Promise<CapabilityParts> {
     projectDir: run.cwd,
     baseDir: run.baseDir,
     workspaceOf: (id) => run.sandboxes.get(id)?.workspace ?? null,
+    launcher: run.options.subagentLauncher,
   });
   const from = run.options.previousLogDir ?? null;
   const previous =

@@ -29,6 +29,7 @@ import {
   writeConfig,
   type RunningCli,
 } from './cli-harness.js';
+import { startWorkerCli } from './queue-worker.test-support.js';
 
 const noRedis = redisServerPath === null;
 const SKIP = noRedis ? ' (skipped: redis-server is not installed)' : '';
@@ -104,23 +105,16 @@ const results = (cwd: string): Line[] => {
 };
 
 /** Starts `massgen worker` on this test's queue; resolves once it takes runs, with its name. */
-async function startWorker(args: string[] = []): Promise<{ cli: RunningCli; name: string; cwd: string }> {
-  const cwd = makeWorkdir();
-  const cli = startCli(['worker', '--queue', redis.url, '--queue-name', queue, ...args], {
-    cwd,
-    env: { MASSGEN_TEST_KEY: SECRET, MASSGEN_QUEUE_SECRET: QUEUE_SECRET },
-    timeoutMs: 240_000,
-  });
-  children.push(cli);
-  await waitFor(
-    () => /massgen worker (\S+): taking runs/.test(cli.stdout) || cli.child.exitCode !== null,
-    60_000,
-    'a worker to start',
+const startWorker = (args: string[] = []) =>
+  startWorkerCli(
+    {
+      redisUrl: redis.url,
+      queue,
+      env: { MASSGEN_TEST_KEY: SECRET, MASSGEN_QUEUE_SECRET: QUEUE_SECRET },
+      children,
+    },
+    args,
   );
-  const name = /massgen worker (\S+): taking runs/.exec(cli.stdout)?.[1];
-  if (!name) throw new Error(`the worker did not start: ${cli.stderr}`);
-  return { cli, name, cwd };
-}
 
 function startBatch(cwd: string, args: string[] = []): RunningCli {
   const cli = startCli(
