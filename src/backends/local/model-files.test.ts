@@ -232,7 +232,8 @@ describe('ensureModelFile with a hub reference (node-llama-cpp downloads, massge
           () => -1,
         );
         seen = bytes < 0 ? 'no part file' : `${bytes} bytes in the part file`;
-        if (bytes < chunk) throw new Error(`waiting for the first ${chunk}-byte chunk on disk; seen: ${seen}`);
+        if (bytes < chunk)
+          throw new Error(`waiting for the first ${chunk}-byte chunk on disk; seen: ${seen}`);
       },
       { timeout: 60_000, interval: 50 },
     );
