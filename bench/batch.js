@@ -202,7 +202,7 @@ if (!REDIS) {
     const worker = await startWorker(url, queue);
     try {
       const client = await QueueClient.connect(parseQueueLocation(url, queue), { events: true, signer });
-      const payload = readConfigPayload(path.join(work, 'team.yaml'), {}, work);
+      const payload = await readConfigPayload(path.join(work, 'team.yaml'), {}, work);
       const added = [];
       const workMs = [];
       for (let i = 0; i < SEQUENTIAL + 5; i++) {
