@@ -29,7 +29,7 @@ import {
   writeConfig,
   type RunningCli,
 } from './cli-harness.js';
-import { startWorkerCli } from './queue-worker.test-support.js';
+import { batchOnQueueArgs, startWorkerCli } from './queue-worker.test-support.js';
 
 const noRedis = redisServerPath === null;
 const SKIP = noRedis ? ' (skipped: redis-server is not installed)' : '';
@@ -117,23 +117,11 @@ const startWorker = (args: string[] = []) =>
   );
 
 function startBatch(cwd: string, args: string[] = []): RunningCli {
-  const cli = startCli(
-    [
-      'batch',
-      '--config',
-      'team.yaml',
-      '--input',
-      'q.jsonl',
-      '--output',
-      'r.jsonl',
-      '--queue',
-      redis.url,
-      '--queue-name',
-      queue,
-      ...args,
-    ],
-    { cwd, env: { MASSGEN_TEST_KEY: SECRET, MASSGEN_QUEUE_SECRET: QUEUE_SECRET }, timeoutMs: 240_000 },
-  );
+  const cli = startCli(batchOnQueueArgs(redis.url, queue, args), {
+    cwd,
+    env: { MASSGEN_TEST_KEY: SECRET, MASSGEN_QUEUE_SECRET: QUEUE_SECRET },
+    timeoutMs: 240_000,
+  });
   children.push(cli);
   return cli;
 }

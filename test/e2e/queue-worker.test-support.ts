@@ -1,4 +1,4 @@
-/** Starting `massgen worker` in the queue e2e tests (batch-queue, subagents-queue). */
+/** Starting `massgen worker` and `massgen batch --queue` in the queue e2e tests (batch-queue, subagents-queue). */
 import { makeWorkdir, startCli, waitFor, type RunningCli } from './cli-harness.js';
 
 /**
@@ -24,4 +24,22 @@ export async function startWorkerCli(
   const name = /massgen worker (\S+): taking runs/.exec(cli.stdout)?.[1];
   if (!name) throw new Error(`the worker did not start: ${cli.stderr}`);
   return { cli, name, cwd };
+}
+
+/** `massgen batch` of `q.jsonl` with `team.yaml` into `r.jsonl`, on `queue` at `redisUrl`. */
+export function batchOnQueueArgs(redisUrl: string, queue: string, args: string[] = []): string[] {
+  return [
+    'batch',
+    '--config',
+    'team.yaml',
+    '--input',
+    'q.jsonl',
+    '--output',
+    'r.jsonl',
+    '--queue',
+    redisUrl,
+    '--queue-name',
+    queue,
+    ...args,
+  ];
 }

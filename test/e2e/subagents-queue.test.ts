@@ -29,7 +29,7 @@ import {
   writeConfig,
   type RunningCli,
 } from './cli-harness.js';
-import { startWorkerCli } from './queue-worker.test-support.js';
+import { batchOnQueueArgs, startWorkerCli } from './queue-worker.test-support.js';
 import { lastToolRound, userText } from './subagents.test-support.js';
 
 const noRedis = redisServerPath === null;
@@ -137,22 +137,7 @@ describe('subagents as queue jobs', () => {
       );
       // One run slot: the parent holds it while its subagent runs in the worker's subagent slot.
       const worker = await startWorker(queue, ['--concurrency', '1']);
-      const batch = startCli(
-        [
-          'batch',
-          '--config',
-          'team.yaml',
-          '--input',
-          'q.jsonl',
-          '--output',
-          'r.jsonl',
-          '--queue',
-          redis.url,
-          '--queue-name',
-          queue,
-        ],
-        { cwd, env, timeoutMs: 180_000 },
-      );
+      const batch = startCli(batchOnQueueArgs(redis.url, queue), { cwd, env, timeoutMs: 180_000 });
       children.push(batch);
       const done = await batch.result;
       expect(done.stderr).not.toMatch(/error/i);
