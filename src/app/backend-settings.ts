@@ -1,4 +1,4 @@
-import { backendTypes, defaultModelOf, keyEnvsOf } from '../backends/backend-table.js';
+import { backendTypes, defaultModelOf, keyEnvsOf, registryTypeOf } from '../backends/backend-table.js';
 import { findBuiltInPrice } from '../backends/pricing.js';
 import { findBackendFactory, loadConfigBackends } from '../backends/registry.js';
 import { localModelEnv, type AgentConfig, type BackendConfig, type MassGenConfig } from '../config/index.js';
@@ -128,9 +128,11 @@ export function resolveAgentSettings(
   const where = `agents[${index}] (${agent.id})`;
   const { backend } = agent;
   // MassGen names OpenAI-compatible providers as backend types (`type: zai`): the chatcompletion preset.
-  const preset = findBackendFactory(backend.type)
-    ? undefined
-    : findBackendFactory('chatcompletion')?.presets?.find((p) => p.name === backend.type);
+  // Asked of chatcompletion only for a preset's name: an unknown type loaded no backend to ask.
+  const preset =
+    registryTypeOf(backend.type) === 'chatcompletion' && backend.type !== 'chatcompletion'
+      ? findBackendFactory('chatcompletion')?.presets?.find((p) => p.name === backend.type)
+      : undefined;
   const provider = preset && backend.provider === undefined ? preset.name : backend.provider;
   const factory = preset ? findBackendFactory('chatcompletion') : findBackendFactory(backend.type);
   if (!factory) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildAgentSpecs } from '../app/build-agents.js';
+import { loadConfigBackends } from '../backends/registry.js';
 import { testRunContext } from '../capability/run-context.test-support.js';
 import { parseConfig } from '../config/index.js';
 import { skillsCapability } from './capability.js';
@@ -102,6 +103,7 @@ describe('Agent Skills in a run', () => {
     const skills = await (
       await skillsCapability.load()
     ).prepare(testRunContext(config, { baseDir: base, cwd: base }));
+    await loadConfigBackends(config);
     const [spec] = buildAgentSpecs(
       config,
       { OPENAI_API_KEY: 'sk-test' },
