@@ -44,9 +44,13 @@ export async function runModelStep(
 ): Promise<StepOutput> {
   const agent = ctx.state.agent(agentIndex);
   const agentId = agent.spec.id;
-  // Older steps are summarised first when the request nears the window (memory.compression)…
-  let history = (await compressHistory(ctx, agentIndex, request.messages, request.tools, 'threshold', signal))
-    ?.messages;
+  // Older steps are summarised first when the request nears the window (memory.compression)… Without a
+  // compressor nothing is awaited: a step's start and its request stay in the same tick, as before
+  // compression existed (an await here let every agent's request set-up run before any step's event
+  // reached the views: 6–10 → 30–54 ms until the first step.started with 16 agents).
+  let history = agent.spec.compressor
+    ? (await compressHistory(ctx, agentIndex, request.messages, request.tools, 'threshold', signal))?.messages
+    : undefined;
   // …and what is sent is fitted: a request that cannot fit the context window is never sent.
   const messages = fitRequest(ctx, agentIndex, history ?? request.messages, request.tools, step === 1);
   ctx.emit({ type: 'agent.step.started', agentId, phase, step });
