@@ -21,9 +21,10 @@ const quick = manifest
 if (quick) {
   process.stdout.write(quick);
 } else {
+  // The bundled CLI (scripts/bundle-cli.mjs): the same modules as dist/cli, in a few files.
   // V8 settings for a lean run (src/cli/v8-flags.ts) must be in place before the CLI's modules load.
-  const { applyCliV8Flags } = await import('../dist/cli/v8-flags.js');
+  const { applyCliV8Flags } = await import('../dist/cli-bundle/v8-flags.js');
   applyCliV8Flags();
-  const { main } = await import('../dist/cli/main.js');
+  const { main } = await import('../dist/cli-bundle/main.js');
   await main();
 }

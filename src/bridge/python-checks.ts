@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { ConfigDiagnostic, MassGenConfig } from '../config/index.js';
 import type { Env } from '../types/env.js';
+import { packagePath } from '../util/package-root.js';
 
 /** massgen's Python bridge (`python/` beside `src/` and `dist/`), whose table says what each framework imports. */
-const PYTHON_DIR = fileURLToPath(new URL('../../python', import.meta.url));
+const PYTHON_DIR = packagePath('python');
 
 /** Asks `python` (with this environment's PYTHONPATH) whether it finds a framework's module, without importing it. */
 const FRAMEWORK_CHECK = [

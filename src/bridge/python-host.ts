@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { JsonSchema } from '../types/messages.js';
 import { trackChildProcess } from '../util/child-reaper.js';
+import { packagePath } from '../util/package-root.js';
 
 /**
  * The bridge to Python: one `python3` process per run (`python/massgen_tool_host.py`, standard library
@@ -12,9 +12,7 @@ import { trackChildProcess } from '../util/child-reaper.js';
  */
 
 /** Where the host script lives: `python/` at the package root, beside `dist/` and `src/`. */
-export const PYTHON_HOST_SCRIPT = fileURLToPath(
-  new URL('../../python/massgen_tool_host.py', import.meta.url),
-);
+export const PYTHON_HOST_SCRIPT = packagePath('python', 'massgen_tool_host.py');
 
 /** A Python function as the host describes it: its schema from the signature and docstring. */
 export interface PythonFunctionDescription {

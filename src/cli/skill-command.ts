@@ -1,9 +1,9 @@
 import { chmodSync, cpSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import type { Write } from '../app/plain-display.js';
 import { ConfigError, ExitCode } from '../types/errors.js';
+import { packagePath } from '../util/package-root.js';
 
 /** The coding agents whose skills folders `massgen skill install` knows. */
 export type SkillTarget = 'claude' | 'codex' | 'gemini';
@@ -65,19 +65,14 @@ Folders (project, or with --user under your home):
   return { action, target: opts.target, user: opts.user, ...(opts.dir ? { dir: opts.dir } : {}) };
 }
 
-/** The skill bundled with the package (`skills/massgen`), found from src/cli (tests) and dist/cli. */
+/** The skill bundled with the package (`skills/massgen`). */
 export function bundledSkillDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'skills', 'massgen');
-    if (existsSync(path.join(candidate, 'SKILL.md'))) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir)
-      throw new ConfigError('the massgen skill is missing from this installation (skills/massgen/SKILL.md)', {
-        hint: 'reinstall massgen',
-      });
-    dir = parent;
-  }
+  const dir = packagePath('skills', 'massgen');
+  if (!existsSync(path.join(dir, 'SKILL.md')))
+    throw new ConfigError('the massgen skill is missing from this installation (skills/massgen/SKILL.md)', {
+      hint: 'reinstall massgen',
+    });
+  return dir;
 }
 
 /** Where `install` puts the skill for these options. */

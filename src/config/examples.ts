@@ -1,9 +1,9 @@
 import { isPair, isScalar, parseDocument, visit } from 'yaml';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../types/errors.js';
 import { closestMatch } from '../util/closest-match.js';
+import { packagePath } from '../util/package-root.js';
 
 /** `--config @examples/basic/three_agents` names a config bundled with the package. */
 export const EXAMPLE_PREFIX = '@examples/';
@@ -28,27 +28,19 @@ export function isExampleRef(ref: string): boolean {
 let cachedDir: string | undefined;
 
 /**
- * The package's `examples/` folder. Found by walking up from this module to the folder holding
- * `package.json` and `examples/`, so it works from `src/config/` (tests) and `dist/config/` (built).
+ * The package's `examples/` folder (beside its package.json).
  *
  * @throws {ConfigError} when the folder is missing (an incomplete installation).
  */
 export function examplesDir(): string {
   if (cachedDir !== undefined) return cachedDir;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'examples');
-    if (existsSync(path.join(dir, 'package.json')) && isDirectory(candidate)) {
-      cachedDir = candidate;
-      return candidate;
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new ConfigError('cannot find the bundled examples/ folder', {
-    hint: 'reinstall massgen: its package ships the examples/ folder',
-  });
+  const candidate = packagePath('examples');
+  if (!isDirectory(candidate))
+    throw new ConfigError('cannot find the bundled examples/ folder', {
+      hint: 'reinstall massgen: its package ships the examples/ folder',
+    });
+  cachedDir = candidate;
+  return candidate;
 }
 
 function isDirectory(dir: string): boolean {

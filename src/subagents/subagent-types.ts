@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { BaseAgentConfigSchema } from '../config/schema.js';
 import { describeError } from '../types/errors.js';
 import type { SubagentTypeInfo } from '../types/subagent-launch.js';
+import { packagePath } from '../util/package-root.js';
 
 /**
  * A typed subagent (`SUBAGENT.md`): YAML front matter with `name`, `description` and optionally a
@@ -24,7 +24,7 @@ const FrontMatterSchema = z.strictObject({
 });
 
 /** The shipped defaults (researcher, critic, builder), in the package's `subagent_types/`. */
-export const SHIPPED_TYPES_DIR = fileURLToPath(new URL('../../subagent_types', import.meta.url));
+export const SHIPPED_TYPES_DIR = packagePath('subagent_types');
 
 /** Parses one `SUBAGENT.md`; throws an Error naming the file and the problem. */
 export function parseSubagentFile(file: string, text: string): SubagentType {

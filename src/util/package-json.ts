@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { packagePath } from './package-root.js';
 
 /** The parts of massgen's package.json that the code reads. */
 export interface PackageJson {
@@ -10,8 +11,7 @@ let cached: PackageJson | undefined;
 
 /** massgen's own package.json, read once. */
 export function packageJson(): PackageJson {
-  // Same relative path from src/util (tests) and dist/util (the built CLI).
-  cached ??= JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageJson;
+  cached ??= JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as PackageJson;
   return cached;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Start-up stays light: the built CLI is run with a resolve hook that records every module it imports.
+ * Start-up stays light: the built CLI is run with a resolve hook that records every module it imports
+ * (each file of the bundled CLI read as the modules it holds).
  * `--version` and `--help` load no package at all; a run with one chatcompletion agent and no TTY loads
  * neither the live view (Ink), llama.cpp, the MCP SDK, other providers' packages, the servers nor the
  * framework and harness packages, nor massgen's own modules for sessions, the setup wizard and the web.
@@ -8,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLI_BIN, makeWorkdir, REPO_ROOT } from './cli-harness.js';
 
@@ -23,7 +25,27 @@ function modulesImported(args: string[], cwd: string): string[] {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  return readFileSync(trace, 'utf8').split('\n').filter(Boolean).flatMap(bundledModules);
+}
+
+/** What the bundled CLI's files hold (written by scripts/bundle-cli.mjs): output file → its modules. */
+const BUNDLE_DIR = path.join(REPO_ROOT, 'dist', 'cli-bundle');
+const bundleContents = JSON.parse(readFileSync(path.join(BUNDLE_DIR, 'modules.json'), 'utf8')) as Record<
+  string,
+  string[]
+>;
+
+/**
+ * A URL of the bundled CLI stands for the modules in that file (as URLs of where they were built from:
+ * dist/… and node_modules/…), so the checks below name massgen's modules and packages whether the CLI
+ * ran bundled or not.
+ */
+function bundledModules(url: string): string[] {
+  const file = url.startsWith('file:') ? fileURLToPath(url) : url;
+  if (path.dirname(file) !== BUNDLE_DIR) return [url];
+  const inputs = bundleContents[path.basename(file)];
+  if (!inputs) throw new Error(`${file} is not in ${BUNDLE_DIR}/modules.json: rebuild (npm run build)`);
+  return inputs.map((input) => pathToFileURL(path.join(REPO_ROOT, input)).href);
 }
 
 /** The packages (under node_modules) a CLI invocation imported. */

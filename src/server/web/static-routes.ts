@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { safeDecode } from './guard.js';
+import { packagePath } from '../../util/package-root.js';
 
 /** Where the built browser app is in the installed package (`dist/web`). */
-export const STATIC_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+export const STATIC_DIR = packagePath('dist', 'web');
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
