@@ -2,7 +2,7 @@
 // one chunk per lazily imported part, so a run's start-up resolves and reads tens of files instead of
 // ~600 (Node's ES module loader was ~half of start-up's CPU; see the README's bench notes). What the
 // bundle inlines: massgen's own modules and the pure-JS packages every run loads, which only our code
-// imports — zod alone is ~250 modules. Everything else stays a package import, loaded from node_modules
+// imports (zod alone is ~250 modules): a plain run reads no package from node_modules. Everything else stays a package import, loaded from node_modules
 // as before: native addons, the browser, MCP, Ink/React, the framework and harness packages, and the
 // library entry points (`import 'massgen'` still loads dist/ as tsc wrote it).
 //
@@ -20,13 +20,21 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'cli-bundle');
 
-/** Packages bundled into the CLI; a package import not matched here stays an import. */
+/**
+ * Packages bundled into the CLI; a package import not matched here stays an import. Each is pure JS,
+ * read by every run, and imported only by massgen's own code (commander and ipaddr.js are CommonJS,
+ * which Node would otherwise scan for their exports at each start).
+ */
 const INLINE = [
   /^zod(\/|$)/,
   /^@ai-sdk\//,
   /^@standard-schema\//,
   /^eventsource-parser(\/|$)/,
   /^yaml(\/|$)/,
+  /^commander(\/|$)/,
+  /^p-retry(\/|$)/,
+  /^is-network-error(\/|$)/,
+  /^ipaddr\.js(\/|$)/,
 ];
 
 const packagesStayExternal = {
