@@ -176,4 +176,27 @@ describe('context compression in a run', () => {
     for (const request of readerBackend.requests)
       expect(estimateTokens(request.messages, request.tools)).toBeLessThanOrEqual(WINDOW * 0.75);
   });
+
+  it("below the trigger a step awaits nothing: each agent's first step starts in the tick its turn starts", async () => {
+    // Compression is on by default, so every agent has a compressor; one that is never needed must not
+    // put an await between a turn's start and its request (the bench's orchestration overhead).
+    const unused = {
+      triggerThreshold: 0.75,
+      targetRatio: 0.4,
+      compress: () => Promise.reject(new Error('not below the trigger')),
+    };
+    const agents: AgentSpec[] = ['a', 'b', 'c'].map((id) => ({
+      id,
+      backend: new ScriptedBackend(converge(id), { model: `model-${id}` }),
+      compressor: unused,
+      ...(id === 'b' ? { contextWindow: 1_000_000 } : {}),
+      maxRetries: 0,
+    }));
+    const orchestrator = new Orchestrator({ agents, settings: { orchestratorTimeoutMs: 40_000 } });
+    const starts: string[] = [];
+    for await (const event of orchestrator.run(QUESTION))
+      if (event.type === 'agent.turn.started' || (event.type === 'agent.step.started' && event.step === 1))
+        starts.push(`${event.type === 'agent.turn.started' ? 'turn' : 'step'} ${event.agentId}`);
+    expect(starts.slice(0, 6)).toEqual(['turn a', 'step a', 'turn b', 'step b', 'turn c', 'step c']);
+  });
 });

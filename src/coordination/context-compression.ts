@@ -11,6 +11,26 @@ export interface Compressed {
 }
 
 /**
+ * Whether `messages` pass the agent's compression trigger (a compressor, a known window, and more than
+ * its trigger share of it). Synchronous on purpose: a step awaits the compressor only when this holds,
+ * so most steps' start and request stay in one tick (an await per step — compression is on by default —
+ * let every agent's request set-up run before any step's event reached the views).
+ */
+export function passesCompressionTrigger(
+  ctx: RunContext,
+  agentIndex: number,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolDefinition[],
+): boolean {
+  const { compressor, contextWindow } = ctx.state.agent(agentIndex).spec;
+  return (
+    compressor !== undefined &&
+    contextWindow !== undefined &&
+    estimateTokens(messages, tools) > contextWindow * compressor.triggerThreshold
+  );
+}
+
+/**
  * Summarises the agent's older steps when `reason` calls for it: `threshold` when the request would
  * fill more than the compressor's trigger share of a known window (aiming at its target ratio);
  * `provider_error` after the provider refused the request as too long (aiming at the target ratio of
