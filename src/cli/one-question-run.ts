@@ -99,18 +99,23 @@ export async function runOneQuestion(
           printError(io, error, options.debug);
           return null;
         });
+  // An error that ends the stream early (a view or a log that threw) is said once the live view has
+  // closed: written under it, the view's next frame would erase it and the run would read as cancelled.
+  let streamError: { error: unknown } | null = null;
   try {
     for await (const event of prepared.stream()) {
       inbox?.handle(event);
       view.handle(event);
     }
   } catch (error) {
-    printError(io, error, options.debug);
+    if (view.live) streamError = { error };
+    else printError(io, error, options.debug);
   } finally {
     await inbox?.stop();
     await view.finish();
     cliState.view = null;
     for (const text of refused) io.stderr(inertText(text));
+    if (streamError) printError(io, streamError.error, options.debug);
   }
   const result = await prepared.result;
   cliState.run = null;

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type stringWidthFunction from 'string-width';
+import stringWidth from 'string-width';
 
 /*
  * Text laid out in a fixed-width font — the live view, the plain and interactive views, the
@@ -16,16 +15,6 @@ import type stringWidthFunction from 'string-width';
  * double-width character straddles the cut, and wrap-ansi 9 hard-wraps by code point, splitting flags
  * and ZWJ sequences.
  */
-
-/**
- * `string-width`, required on first use (Node >= 20.19 requires an ES module): loading it builds an
- * `Intl.Segmenter` (~14 ms of every start) and a plain run's text is all {@link NARROW}.
- */
-let stringWidthFn: typeof stringWidthFunction | undefined;
-const stringWidth: typeof stringWidthFunction = (text, options) =>
-  (stringWidthFn ??= (
-    createRequire(import.meta.url)('string-width') as { default: typeof stringWidthFunction }
-  ).default)(text, options);
 
 /** Made on first use: building a segmenter costs ~14 ms, and ASCII text never needs one. */
 let graphemes: Intl.Segmenter | undefined;

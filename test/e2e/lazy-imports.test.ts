@@ -138,8 +138,6 @@ const HEAVY = [
   'file-type',
   // Tool-name and path globs, and "did you mean" suggestions: with the first glob or mistake only.
   'picomatch',
-  // Widths of text that is not all Latin (src/util/text.ts); the live view's Ink loads it itself.
-  'string-width',
   'fastest-levenshtein',
 ];
 
