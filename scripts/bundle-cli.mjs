@@ -2,9 +2,10 @@
 // one chunk per lazily imported part, so a run's start-up resolves and reads tens of files instead of
 // ~600 (Node's ES module loader was ~half of start-up's CPU; see the README's bench notes). What the
 // bundle inlines: massgen's own modules and the pure-JS packages every run loads, which only our code
-// imports (zod alone is ~250 modules): a plain run reads no package from node_modules. Everything else stays a package import, loaded from node_modules
-// as before: native addons, the browser, MCP, Ink/React, the framework and harness packages, and the
-// library entry points (`import 'massgen'` still loads dist/ as tsc wrote it).
+// imports (zod alone is ~250 modules). Everything else stays a package import, loaded from
+// node_modules as before: native addons, the browser, MCP, Ink/React (and string-width, which Ink
+// imports too), the framework and harness packages, and the library entry points (`import 'massgen'`
+// still loads dist/ as tsc wrote it).
 //
 // zod is inlined although a user's custom tool module brings its own `zod`: massgen reads a tool's
 // schema by its `_zod` shape (src/tools/define-tool.ts), never by `instanceof`, and zod keeps its

@@ -23,11 +23,19 @@ export function passesCompressionTrigger(
   tools: readonly ToolDefinition[],
 ): boolean {
   const { compressor, contextWindow } = ctx.state.agent(agentIndex).spec;
+  // Estimated only with a compressor and a window: most steps of a run without either count nothing.
   return (
-    compressor !== undefined &&
-    contextWindow !== undefined &&
-    estimateTokens(messages, tools) > contextWindow * compressor.triggerThreshold
+    compressor !== undefined && overTrigger(compressor, contextWindow, () => estimateTokens(messages, tools))
   );
+}
+
+/** Whether `tokens` fill more than the compressor's trigger share of a known window. */
+function overTrigger(
+  compressor: ContextCompressor,
+  window: number | undefined,
+  tokens: () => number,
+): boolean {
+  return window !== undefined && tokens() > window * compressor.triggerThreshold;
 }
 
 /**
@@ -53,7 +61,7 @@ export async function compressHistory(
   const beforeTokens = estimate(messages);
   let targetTokens: number;
   if (reason === 'threshold') {
-    if (window === undefined || beforeTokens <= window * compressor.triggerThreshold) return null;
+    if (window === undefined || !overTrigger(compressor, window, () => beforeTokens)) return null;
     targetTokens = Math.floor(window * compressor.targetRatio);
   } else {
     const half = Math.floor(beforeTokens / 2);
