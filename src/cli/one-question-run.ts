@@ -7,6 +7,7 @@ import {
   type ReviewMode,
 } from '../app/essentials.js';
 import { ExitCode, exitCodeForError } from '../types/errors.js';
+import type { RunEvent } from '../types/events.js';
 import type { RunResult } from '../types/run-result.js';
 import { inertText } from '../util/terminal-text.js';
 import { printAutomationFooter } from './automation-display.js';
@@ -18,6 +19,7 @@ import { createProgressBar } from './progress-bar.js';
 import type { CliOptions } from './program.js';
 import type { TrustOutcome } from './project-trust-gate.js';
 import { createRunView } from './run-view.js';
+import { resultOfFailedStream, showRun } from './show-run.js';
 
 /** What `runCli` has settled before a one-question run: the folder's trust and the environment. */
 export interface OneQuestionSetup {
@@ -99,25 +101,18 @@ export async function runOneQuestion(
           printError(io, error, options.debug);
           return null;
         });
-  // An error that ends the stream early (a view or a log that threw) is said once the live view has
-  // closed: written under it, the view's next frame would erase it and the run would read as cancelled.
-  let streamError: { error: unknown } | null = null;
-  try {
-    for await (const event of prepared.stream()) {
-      inbox?.handle(event);
-      view.handle(event);
-    }
-  } catch (error) {
-    if (view.live) streamError = { error };
-    else printError(io, error, options.debug);
-  } finally {
-    await inbox?.stop();
-    await view.finish();
-    cliState.view = null;
-    for (const text of refused) io.stderr(inertText(text));
-    if (streamError) printError(io, streamError.error, options.debug);
-  }
-  const result = await prepared.result;
+  const streamFailure = await showRun(prepared.stream(), view, {
+    ...(inbox ? { beforeView: (event: RunEvent) => inbox.handle(event) } : {}),
+    afterView: async () => {
+      await inbox?.stop();
+      cliState.view = null;
+      for (const text of refused) io.stderr(inertText(text));
+    },
+    sayError: (error) => printError(io, error, options.debug),
+  });
+  const result = streamFailure
+    ? resultOfFailedStream(await prepared.result, streamFailure.error)
+    : await prepared.result;
   cliState.run = null;
   if (options.automation) printAutomationFooter(io.stdout, result, prepared.config.agents.length);
   else if (result.logDir && prepared.config.ui.display_type !== 'silent')
@@ -132,7 +127,8 @@ export async function runOneQuestion(
         `Proposed skill "${name}" in .massgen/proposed-skills/${name}: keep it with: massgen skills accept ${name}\n`,
       ),
     );
-  if (result.status !== 'completed' && result.error && !options.automation) {
+  // An error that ended the stream was said already, as it happened.
+  if (result.status !== 'completed' && result.error && !options.automation && !streamFailure) {
     const prefix =
       result.status === 'cancelled'
         ? 'cancelled'
