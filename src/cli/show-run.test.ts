@@ -16,16 +16,23 @@ function events(log: string[]): AsyncGenerator<RunEvent> {
   })();
 }
 
+/** As the real view: the live view owns the terminal until it has finished, then `live` is false. */
 function view(log: string[], live: boolean, throwAt: number): RunView {
   let seen = 0;
+  let owned = live;
   return {
-    live,
+    get live() {
+      return owned;
+    },
     ready: Promise.resolve(),
     handle: () => {
       if (++seen === throwAt) throw new Error('the view broke');
       log.push(`event ${seen}`);
     },
-    finish: async () => void log.push('view closed'),
+    finish: async () => {
+      owned = false;
+      log.push('view closed');
+    },
   };
 }
 

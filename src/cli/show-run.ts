@@ -26,6 +26,8 @@ export async function showRun(
   hooks: ShowRunHooks,
 ): Promise<{ error: unknown } | null> {
   let failure: { error: unknown } | null = null;
+  // Read when the error comes: a finished view is never live, so asking afterwards would say nothing.
+  let deferred = false;
   try {
     for await (const event of events) {
       hooks.beforeView?.(event);
@@ -33,11 +35,12 @@ export async function showRun(
     }
   } catch (error) {
     failure = { error };
-    if (!view.live) hooks.sayError(error);
+    deferred = view.live;
+    if (!deferred) hooks.sayError(error);
   } finally {
     await view.finish();
     await hooks.afterView();
-    if (failure && view.live) hooks.sayError(failure.error);
+    if (failure && deferred) hooks.sayError(failure.error);
   }
   return failure;
 }
