@@ -13,7 +13,7 @@
 //
 // It also writes dist/cli-bundle/modules.json (each output file → the modules it holds), which the
 // lazy-imports test reads to name the modules a run loaded.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -62,6 +62,10 @@ const zodEnglishOnly = {
     }));
   },
 };
+
+// Chunk names carry a content hash: without a clean start every rebuild would leave the last build's
+// chunks beside the new ones (and in a package packed from this tree).
+rmSync(outdir, { recursive: true, force: true });
 
 const result = await build({
   absWorkingDir: root,

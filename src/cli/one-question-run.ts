@@ -110,9 +110,8 @@ export async function runOneQuestion(
     },
     sayError: (error) => printError(io, error, options.debug),
   });
-  const result = streamFailure
-    ? resultOfFailedStream(await prepared.result, streamFailure.error)
-    : await prepared.result;
+  const ran = await prepared.result;
+  const result = streamFailure ? resultOfFailedStream(ran, streamFailure.error) : ran;
   cliState.run = null;
   if (options.automation) printAutomationFooter(io.stdout, result, prepared.config.agents.length);
   else if (result.logDir && prepared.config.ui.display_type !== 'silent')

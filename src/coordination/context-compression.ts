@@ -25,17 +25,15 @@ export function passesCompressionTrigger(
   const { compressor, contextWindow } = ctx.state.agent(agentIndex).spec;
   // Estimated only with a compressor and a window: most steps of a run without either count nothing.
   return (
-    compressor !== undefined && overTrigger(compressor, contextWindow, () => estimateTokens(messages, tools))
+    compressor !== undefined &&
+    contextWindow !== undefined &&
+    overTrigger(compressor, contextWindow, estimateTokens(messages, tools))
   );
 }
 
-/** Whether `tokens` fill more than the compressor's trigger share of a known window. */
-function overTrigger(
-  compressor: ContextCompressor,
-  window: number | undefined,
-  tokens: () => number,
-): boolean {
-  return window !== undefined && tokens() > window * compressor.triggerThreshold;
+/** Whether `tokens` fill more than the compressor's trigger share of the window. */
+function overTrigger(compressor: ContextCompressor, window: number, tokens: number): boolean {
+  return tokens > window * compressor.triggerThreshold;
 }
 
 /**
@@ -61,7 +59,7 @@ export async function compressHistory(
   const beforeTokens = estimate(messages);
   let targetTokens: number;
   if (reason === 'threshold') {
-    if (window === undefined || !overTrigger(compressor, window, () => beforeTokens)) return null;
+    if (window === undefined || !overTrigger(compressor, window, beforeTokens)) return null;
     targetTokens = Math.floor(window * compressor.targetRatio);
   } else {
     const half = Math.floor(beforeTokens / 2);
